@@ -1,0 +1,1 @@
+"""ora-solve: rules engines and search for Ora et Labora."""

@@ -1,0 +1,594 @@
+"""Building functions: one small options/resolve pair per effect key (buildings.md).
+
+Each effect is registered under the ``effect_key`` of ``buildings.csv``:
+
+* ``options(u)`` lists what the user may do, as :class:`Option` (a label, data, and the
+  :class:`~solver.rules.payment.Cost` of that choice). The engine keeps only affordable
+  options and always adds option 0, "place only, use no function" (buildings.md §1: a player
+  may place a clergyman and decline the function).
+* ``resolve(u, data)`` runs after the cost is paid: it hands out goods and may grant
+  follow-up decisions (a free use, a build, a settlement, ...).
+
+``u`` is a :class:`Use`: who uses which building, where it stands (None for an unbuilt
+building used through a Hospice/Guesthouse), and how (clergy / free / contract). Following
+buildings.md §1 "whose you", every input, output and landscape-dependent part belongs to the
+user; only the Cloister Garden's and Cottage's neighbours are taken where the building stands.
+A chain of free uses never uses the same building twice (the Garden/Cottage cannot loop back).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Callable
+
+from . import goods as G
+from .cards import BUILDINGS
+from .payment import Cost
+
+TOKEN_GOOD = {"grain": G.GRAIN, "sheep": G.SHEEP, "clay": G.CLAY, "coin": G.COIN,
+              "wood": G.WOOD, "peat": G.PEAT, "grapes": G.GRAPES, "stone": G.STONE}
+
+
+@dataclass
+class Option:
+    """One way to use a building function."""
+
+    label: str
+    data: tuple = ()
+    cost: Cost = field(default_factory=Cost)
+
+    def describe(self) -> str:
+        paid = self.cost.describe()
+        return self.label if paid == "nothing" else f"{self.label}, paying {paid}"
+
+
+@dataclass(frozen=True)
+class Effect:
+    options: Callable
+    resolve: Callable
+
+
+EFFECTS: dict[str, Effect] = {}
+
+
+def effect(key: str, options: Callable, resolve: Callable) -> None:
+    """Register the options/resolve pair of an effect key."""
+    EFFECTS[key] = Effect(options, resolve)
+
+
+class Use:
+    """Context of one building use."""
+
+    def __init__(self, state, user: int, b: str, loc, via: str, chain: list):
+        self.state = state
+        self.user = user
+        self.b = b
+        self.loc = loc  # (owner, col, row) or None
+        self.via = via
+        self.chain = chain
+
+    @property
+    def me(self):
+        return self.state.g.owners[self.user]
+
+    @property
+    def goods(self) -> list[int]:
+        return self.me.goods
+
+    @property
+    def wheel(self):
+        return self.state.g.wheel
+
+    @property
+    def profile(self):
+        return self.state.profile
+
+    def gain(self, good: int, n: int = 1) -> None:
+        self.goods[good] += n
+
+    def gain_all(self, items: dict[int, int]) -> None:
+        for g, n in items.items():
+            self.goods[g] += n
+
+    def take(self, token: str, joker: bool) -> int:
+        """Take ``token`` from the wheel (or the joker) into the user's goods."""
+        amount = self.wheel.take(token, joker)
+        self.gain(TOKEN_GOOD[token], amount)
+        return amount
+
+    def wheel_options(self, token: str) -> list[Option]:
+        """The distinct wheel takes of a good: own indicator and/or joker (RULES §6.3)."""
+        out = []
+        for j in self.wheel.choices(token):
+            src = self.wheel.source(token, j)
+            n = self.wheel.yield_of(src) if src else 0
+            out.append(Option(f"take {n} {token}" + (" with the joker" if j else ""),
+                              (token, j)))
+        return out
+
+    def grant(self, frame: dict) -> None:
+        """Push a follow-up decision for the user."""
+        frame.setdefault("user", self.user)
+        self.state.g.frames.append(frame)
+
+    def grant_free_use(self, targets: list[tuple[str, list | None]]) -> None:
+        """Offer a free use of one of ``targets`` ((building, [owner, col, row] or None))."""
+        targets = [t for t in targets if t[0] not in self.chain]
+        if targets:
+            self.grant({"f": "free_use", "targets": [[b, loc] for b, loc in targets],
+                        "chain": list(self.chain)})
+
+    def built_buildings(self):
+        """(building, [owner, col, row]) of every built building, all landscapes."""
+        for oi, o in enumerate(self.state.g.owners):
+            for (c, r), bid in o.land.buildings():
+                yield bid, [oi, c, r]
+
+    def occupant(self, loc):
+        return self.state.occupant(loc[0], (loc[1], loc[2]))
+
+    def count_cloisters(self) -> int:
+        return sum(1 for _, bid in self.me.land.buildings() if BUILDINGS[bid].cloister)
+
+
+def _simple(key: str, label: str, gains: dict[int, int], cost: Cost | None = None) -> None:
+    """An effect with one option: pay ``cost``, receive ``gains``."""
+    effect(key, lambda u: [Option(label, (), cost or Cost())],
+           lambda u, data: u.gain_all(gains))
+
+
+def _wheel_effect(key: str, token: str) -> None:
+    effect(key, lambda u: u.wheel_options(token), lambda u, data: u.take(data[0], data[1]))
+
+
+# ----- heartland (buildings.md §3) --------------------------------------------------------
+_wheel_effect("clay_mound", "clay")
+_wheel_effect("cloister_office", "coin")
+effect("farmyard",
+       lambda u: u.wheel_options("sheep") + u.wheel_options("grain"),
+       lambda u, data: u.take(data[0], data[1]))
+_wheel_effect("grapevine", "grapes")
+_wheel_effect("quarry", "stone")
+
+
+# ----- free uses: Priory, Cloister Garden, Cottage, Palace, Grand Manor, Hospice ----------
+def _priory_targets(u: Use):
+    out = []
+    for oi, o in enumerate(u.state.g.owners):
+        pos = o.clergy[o.prior]
+        if pos is None:
+            continue
+        bid = u.state.g.owners[pos[0]].land.content((pos[1], pos[2]))
+        if bid in BUILDINGS and bid != "G01":
+            out.append((bid, list(pos)))
+    return out
+
+
+effect("priory", lambda u: [Option("free use of a building with a prior on it")]
+       if _priory_targets(u) else [],
+       lambda u, data: u.grant_free_use(_priory_targets(u)))
+
+
+def _neighbour_targets(u: Use):
+    if u.loc is None:
+        return []
+    owner, col, row = u.loc
+    land = u.state.g.owners[owner].land
+    out = []
+    for cell in land.neighbours((col, row)):
+        bid = land.content(cell)
+        if bid in BUILDINGS and u.state.occupant(owner, cell) is None:
+            out.append((bid, [owner, cell[0], cell[1]]))
+    return out
+
+
+effect("cloister_garden", lambda u: [Option("take 1 grapes, then a free use of a neighbour")],
+       lambda u, data: (u.gain(G.GRAPES), u.grant_free_use(_neighbour_targets(u))))
+effect("cottage", lambda u: [Option("take 1 malt, then a free use of a neighbour")],
+       lambda u, data: (u.gain(G.MALT), u.grant_free_use(_neighbour_targets(u))))
+
+
+def _occupied_targets(u: Use):
+    return [(bid, loc) for bid, loc in u.built_buildings()
+            if u.occupant(loc) is not None and bid != u.b]
+
+
+effect("palace", lambda u: [Option("free use of an occupied building", (), Cost({G.WINE: 1}))],
+       lambda u, data: u.grant_free_use(_occupied_targets(u)))
+effect("grand_manor",
+       lambda u: [Option("free use of an occupied building", (), Cost({G.WHISKEY: 1}))],
+       lambda u, data: u.grant_free_use(_occupied_targets(u)))
+effect("use_unbuilt_building",
+       lambda u: [Option("free use of a display building")] if u.state.g.display else [],
+       lambda u, data: u.grant_free_use([(b, None) for b in u.state.g.display]))
+
+
+# ----- start buildings --------------------------------------------------------------------
+def _distinct_pay(k: int) -> Cost:
+    return Cost(distinct=k)
+
+
+effect("cloister_courtyard",
+       lambda u: [Option(f"give 3 different goods, take 6 {G.NAMES[g]}", (g,), _distinct_pay(3))
+                  for g in G.BASIC],
+       lambda u, data: u.gain(data[0], 6))
+_simple("grain_storage", "pay 1 coin, take 6 grain", {G.GRAIN: 6}, Cost(coins=1))
+_simple("granary", "pay 1 coin, take 4 grain and 1 book", {G.GRAIN: 4, G.BOOK: 1},
+        Cost(coins=1))
+effect("windmill",
+       lambda u: [Option(f"{k} grain to {k} flour + {k} straw", (k,), Cost({G.GRAIN: k}))
+                  for k in range(1, min(7, u.goods[G.GRAIN]) + 1)],
+       lambda u, data: u.gain_all({G.FLOUR: data[0], G.STRAW: data[0]}))
+effect("malthouse",
+       lambda u: [Option(f"{k} grain to {k} malt + {k} straw", (k,), Cost({G.GRAIN: k}))
+                  for k in range(1, u.goods[G.GRAIN] + 1)],
+       lambda u, data: u.gain_all({G.MALT: data[0], G.STRAW: data[0]}))
+
+
+def _bakery_options(u: Use):
+    out = []
+    for n in range(u.goods[G.FLOUR] + 1):
+        for m in range(min(2, u.goods[G.BREAD] + n) + 1):
+            if n or m:
+                out.append(Option(f"bake {n} bread, sell {m}", (n, m),
+                                  Cost({G.FLOUR: n}, energy2=n)))
+    return out
+
+
+effect("bakery", _bakery_options,
+       lambda u, data: u.gain_all({G.BREAD: data[0] - data[1], G.COIN: 4 * data[1]}))
+
+
+def _brewery_options(u: Use):
+    out = []
+    for k in range(min(u.goods[G.GRAIN], u.goods[G.MALT]) + 1):
+        for s in range(min(1, u.goods[G.BEER] + k) + 1):
+            if k or s:
+                out.append(Option(f"brew {k} beer, sell {s}", (k, s),
+                                  Cost({G.GRAIN: k, G.MALT: k})))
+    return out
+
+
+effect("brewery", _brewery_options,
+       lambda u, data: u.gain_all({G.BEER: data[0] - data[1], G.COIN: 7 * data[1]}))
+_FUEL = ((3, 5), (6, 8), (9, 10))
+effect("fuel_merchant",
+       lambda u: [Option(f"{e} energy for {c} coins", (c,), Cost(energy2=2 * e))
+                  for e, c in _FUEL],
+       lambda u, data: u.gain(G.COIN, data[0]))
+effect("peat_coal_kiln",
+       lambda u: [Option(f"take 1 peat coal + 1 coin, convert {k} peat", (k,), Cost({G.PEAT: k}))
+                  for k in range(u.goods[G.PEAT] + 1)],
+       lambda u, data: u.gain_all({G.COAL: 1 + data[0], G.COIN: 1}))
+effect("market", lambda u: [Option("give 4 different goods, take 1 bread + 7 coins", (),
+                                   _distinct_pay(4))],
+       lambda u, data: u.gain_all({G.BREAD: 1, G.COIN: 7}))
+effect("false_lighthouse",
+       lambda u: [Option(f"take 3 coins + 1 {G.NAMES[g]}", (g,)) for g in (G.BEER, G.WHISKEY)],
+       lambda u, data: u.gain_all({G.COIN: 3, data[0]: 1}))
+
+
+def _spinning(sheep: int) -> int:
+    return 0 if sheep == 0 else 3 if sheep <= 4 else 5 if sheep <= 8 else 6
+
+
+effect("spinning_mill",
+       lambda u: [Option(f"take {_spinning(u.goods[G.SHEEP])} coins for your sheep")]
+       if u.goods[G.SHEEP] else [],
+       lambda u, data: u.gain(G.COIN, _spinning(u.goods[G.SHEEP])))
+_simple("harbor_promenade", "take 1 wood, 1 wine, 1 coin, 1 ceramic",
+        {G.WOOD: 1, G.WINE: 1, G.COIN: 1, G.CERAMIC: 1})
+_simple("houseboat", "take 1 wood, 1 malt, 1 coin, 1 peat",
+        {G.WOOD: 1, G.MALT: 1, G.COIN: 1, G.PEAT: 1})
+effect("stone_merchant",
+       lambda u: [Option(f"{k} stone", (k,), Cost(food=2 * k, energy2=2 * k))
+                  for k in range(1, 6)],
+       lambda u, data: u.gain(G.STONE, data[0]))
+_simple("builders_market", "pay 2 coins, take 2 wood, 2 clay, 1 stone, 1 straw",
+        {G.WOOD: 2, G.CLAY: 2, G.STONE: 1, G.STRAW: 1}, Cost(coins=2))
+
+
+def _carpentry_resolve(u: Use, data):
+    u.me.land.cells[tuple(data[0])][1] = None
+    u.grant({"f": "grant_build"})
+
+
+effect("carpentry",
+       lambda u: [Option(f"remove the forest at {c}, then build", ([c[0], c[1]],))
+                  for c in u.me.land.features("forest")],
+       _carpentry_resolve)
+
+
+# ----- A buildings ------------------------------------------------------------------------
+effect("sacred_site",
+       lambda u: [Option(f"take 1 book, 2 {G.NAMES[a]}, 1 {G.NAMES[b]}", (a, b))
+                  for a in (G.GRAIN, G.MALT) for b in (G.BEER, G.WHISKEY)],
+       lambda u, data: u.gain_all({G.BOOK: 1, data[0]: 2, data[1]: 1}))
+_simple("financed_estate", "pay 1 coin, take 1 book, 1 bread, 2 grapes, 2 flour",
+        {G.BOOK: 1, G.BREAD: 1, G.GRAPES: 2, G.FLOUR: 2}, Cost(coins=1))
+effect("druids_house",
+       lambda u: [Option(f"pay 1 book, take 5 {G.NAMES[a]} + 3 {G.NAMES[b]}", (a, b),
+                         Cost({G.BOOK: 1}))
+                  for a in G.BASIC for b in G.BASIC if a != b],
+       lambda u, data: u.gain_all({data[0]: 5, data[1]: 3}))
+_simple("cloister_chapter_house", "take 1 each of clay, wood, peat, sheep, grain, coin",
+        {G.CLAY: 1, G.WOOD: 1, G.PEAT: 1, G.SHEEP: 1, G.GRAIN: 1, G.COIN: 1})
+
+
+def _library_options(u: Use):
+    out = []
+    for k in range(4):
+        for s in range(min(1, u.goods[G.BOOK] + k) + 1):
+            if k or s:
+                out.append(Option(f"buy {k} books, trade {s} book for meat + wine", (k, s),
+                                  Cost(coins=k)))
+    return out
+
+
+effect("cloister_library", _library_options,
+       lambda u, data: u.gain_all({G.BOOK: data[0] - data[1], G.MEAT: data[1],
+                                   G.WINE: data[1]}))
+_simple("scriptorium", "pay 1 coin, take 1 book, 1 meat, 1 whiskey",
+        {G.BOOK: 1, G.MEAT: 1, G.WHISKEY: 1}, Cost(coins=1))
+effect("cloister_workshop",
+       lambda u: [Option(f"{c} clay to ceramic, {s} stone to ornament", (c, s),
+                         Cost({G.CLAY: c, G.STONE: s}, energy2=2 * (c + s)))
+                  for c in range(4) for s in range(2) if c or s],
+       lambda u, data: u.gain_all({G.CERAMIC: data[0], G.ORNAMENT: data[1]}))
+effect("slaughterhouse",
+       lambda u: [Option(f"{k} sheep + {k} straw to {k} meat", (k,),
+                         Cost({G.SHEEP: k, G.STRAW: k}))
+                  for k in range(1, min(u.goods[G.SHEEP],
+                                        u.goods[G.STRAW] + u.goods[G.GRAIN]) + 1)],
+       lambda u, data: u.gain(G.MEAT, data[0]))
+
+
+# ----- B buildings ------------------------------------------------------------------------
+effect("inn",
+       lambda u: [Option(f"{f} food to {f} coins, {w} wine to {6 * w} coins", (f, w),
+                         Cost({G.WINE: w}, food=f))
+                  for f in range(8) for w in range(2) if f or w],
+       lambda u, data: u.gain(G.COIN, data[0] + 6 * data[1]))
+effect("alehouse",
+       lambda u: [Option(f"sell {b} beer for 8, {w} whiskey for 7", (b, w),
+                         Cost({G.BEER: b, G.WHISKEY: w}))
+                  for b in range(2) for w in range(2) if b or w],
+       lambda u, data: u.gain(G.COIN, 8 * data[0] + 7 * data[1]))
+
+
+def _winery_options(u: Use):
+    out = []
+    for k in range(u.goods[G.GRAPES] + 1):
+        for s in range(min(1, u.goods[G.WINE] + k) + 1):
+            if k or s:
+                out.append(Option(f"press {k} wine, sell {s}", (k, s), Cost({G.GRAPES: k})))
+    return out
+
+
+effect("winery", _winery_options,
+       lambda u, data: u.gain_all({G.WINE: data[0] - data[1], G.COIN: 7 * data[1]}))
+effect("whiskey_distillery",
+       lambda u: [Option(f"{k} malt + wood + peat to {2 * k} whiskey", (k,),
+                         Cost({G.MALT: k, G.WOOD: k, G.PEAT: k}))
+                  for k in range(1, min(u.goods[G.MALT], u.goods[G.WOOD], u.goods[G.PEAT]) + 1)],
+       lambda u, data: u.gain(G.WHISKEY, 2 * data[0]))
+
+
+def _bathhouse(u: Use, data):
+    u.gain_all({G.BOOK: 1, G.CERAMIC: 1})
+    u.me.clergy = [None] * len(u.me.clergy)
+
+
+effect("bathhouse", lambda u: [Option("pay 1 coin, take 1 book + 1 ceramic, clergy come home",
+                                      (), Cost(coins=1))], _bathhouse)
+
+
+def _locutory(u: Use, data):
+    u.me.clergy[u.me.prior] = None
+    u.grant({"f": "grant_build"})
+
+
+effect("locutory", lambda u: [Option("pay 2 coins, prior comes home, then build", (),
+                                     Cost(coins=2))], _locutory)
+effect("cloister_church",
+       lambda u: [Option(f"{k} bread + {k} wine to {k} reliquary", (k,),
+                         Cost({G.BREAD: k, G.WINE: k})) for k in (1, 2)],
+       lambda u, data: u.gain(G.RELIQUARY, data[0]))
+effect("chapel",
+       lambda u: [Option(f"{b} coin to book, {r} beer + whiskey to reliquary", (b, r),
+                         Cost({G.BEER: r, G.WHISKEY: r}, coins=b))
+                  for b in range(2) for r in range(4) if b or r],
+       lambda u, data: u.gain_all({G.BOOK: data[0], G.RELIQUARY: data[1]}))
+effect("chamber_of_wonders",
+       lambda u: [Option("give 13 different goods, take a wonder", (), _distinct_pay(13))]
+       if u.state.g.wonders_left else [],
+       lambda u, data: _take_wonder(u))
+_simple("portico", "pay 1 reliquary, take 2 each of stone, clay, wood, peat, coin, grain, sheep",
+        {g: 2 for g in (G.STONE, G.CLAY, G.WOOD, G.PEAT, G.COIN, G.GRAIN, G.SHEEP)},
+        Cost({G.RELIQUARY: 1}))
+_simple("shipyard", "2 wood to 1 ornament + a 5-coin piece", {G.ORNAMENT: 1, G.NICKEL: 1},
+        Cost({G.WOOD: 2}))
+
+
+def _take_wonder(u: Use) -> None:
+    u.state.g.wonders_left -= 1
+    u.gain(G.WONDER)
+
+
+# ----- C buildings ------------------------------------------------------------------------
+effect("castle", lambda u: [Option("build a settlement")],
+       lambda u, data: u.grant({"f": "grant_settle"}))
+
+
+def _forest_hut(u: Use, data):
+    u.me.land.cells[tuple(data[0])][1] = None
+    u.gain_all({G.SHEEP: 2, G.WOOD: 2, G.STONE: 1})
+
+
+effect("forest_hut",
+       lambda u: [Option(f"remove the forest at {c}, take 2 sheep, 2 wood, 1 stone",
+                         ([c[0], c[1]],)) for c in u.me.land.features("forest")],
+       _forest_hut)
+_simple("town_estate", "pay 1 ceramic, take 12 coins", {G.COIN: 12}, Cost({G.CERAMIC: 1}))
+effect("refectory",
+       lambda u: [Option(f"take 1 beer + 1 meat, {k} meat to ceramic", (k,))
+                  for k in range(min(4, u.goods[G.MEAT] + 1) + 1)],
+       lambda u, data: u.gain_all({G.BEER: 1, G.MEAT: 1 - data[0], G.CERAMIC: data[0]}))
+
+
+def _coal_input(u: Use) -> int:
+    return G.PEAT if u.profile.coal_harbor_input == "peat" else G.COAL
+
+
+effect("coal_harbor",
+       lambda u: [Option(f"{k} {G.NAMES[_coal_input(u)]} to {3 * k} coins + {k} whiskey", (k,),
+                         Cost({_coal_input(u): k})) for k in (1, 2, 3)],
+       lambda u, data: u.gain_all({G.COIN: 3 * data[0], G.WHISKEY: data[0]}))
+effect("calefactory",
+       lambda u: [Option("pay 1 coin, then fell trees and/or cut peat", (), Cost(coins=1))],
+       lambda u, data: u.grant({"f": "grant_fell_cut", "fell": True, "cut": True}))
+effect("filial_church",
+       lambda u: [Option("give 5 different goods, take 1 reliquary", (), _distinct_pay(5))],
+       lambda u, data: u.gain(G.RELIQUARY))
+
+
+def _joker_product(u: Use, data):
+    u.gain(data[0], u.wheel.take("joker", True) if "joker" in u.wheel.tokens else 0)
+
+
+effect("shipping_company",
+       lambda u: [Option(f"3 energy for {u.wheel.yield_of('joker')} {G.NAMES[g]} (joker)", (g,),
+                         Cost(energy2=6)) for g in (G.MEAT, G.BREAD, G.WINE)],
+       _joker_product)
+effect("cooperage",
+       lambda u: [Option(f"3 wood for {u.wheel.yield_of('joker')} {G.NAMES[g]} (joker)", (g,),
+                         Cost({G.WOOD: 3})) for g in (G.BEER, G.WHISKEY)],
+       _joker_product)
+
+
+# ----- D buildings ------------------------------------------------------------------------
+effect("sacristy",
+       lambda u: [Option("give book, ceramic, ornament, reliquary, take a wonder", (),
+                         Cost({G.BOOK: 1, G.CERAMIC: 1, G.ORNAMENT: 1, G.RELIQUARY: 1}))]
+       if u.state.g.wonders_left else [],
+       lambda u, data: _take_wonder(u))
+effect("forgers_workshop",
+       lambda u: [Option(f"{k} reliquaries for {5 + 10 * (k - 1)} coins", (k,),
+                         Cost(coins=5 + 10 * (k - 1)))
+                  for k in range(1, max(0, (G.money(u.goods) - 5) // 10 + 1) + 1)],
+       lambda u, data: u.gain(G.RELIQUARY, data[0]))
+effect("round_tower",
+       lambda u: [Option("pay 5 coins, 1 whiskey and goods worth 14 points, take a wonder", (),
+                         Cost({G.WHISKEY: 1}, coins=5, points=14))]
+       if u.state.g.wonders_left else [],
+       lambda u, data: _take_wonder(u))
+
+_UPGRADE = {G.BOOK: G.CERAMIC, G.CERAMIC: G.ORNAMENT, G.ORNAMENT: G.RELIQUARY}
+
+
+def _pilgrimage_options(u: Use):
+    seen = {}
+    for seq in [(a,) for a in _UPGRADE] + list(product(_UPGRADE, repeat=2)):
+        have = {g: u.goods[g] for g in (G.BOOK, G.CERAMIC, G.ORNAMENT, G.RELIQUARY)}
+        ok = True
+        for g in seq:
+            if have[g] <= 0:
+                ok = False
+                break
+            have[g] -= 1
+            have[_UPGRADE[g]] += 1
+        if not ok:
+            continue
+        delta = tuple(have[g] - u.goods[g] for g in (G.BOOK, G.CERAMIC, G.ORNAMENT,
+                                                     G.RELIQUARY))
+        if any(delta) and delta not in seen:
+            seen[delta] = seq
+    return [Option("upgrade " + " then ".join(G.NAMES[g] for g in seq), (list(delta),))
+            for delta, seq in seen.items()]
+
+
+effect("pilgrimage_site", _pilgrimage_options,
+       lambda u, data: u.gain_all(dict(zip((G.BOOK, G.CERAMIC, G.ORNAMENT, G.RELIQUARY),
+                                           data[0]))))
+effect("camera",
+       lambda u: [Option(f"{k} book + ceramic to coin + clay + reliquary", (k,),
+                         Cost({G.BOOK: k, G.CERAMIC: k})) for k in (1, 2)],
+       lambda u, data: u.gain_all({G.COIN: data[0], G.CLAY: data[0], G.RELIQUARY: data[0]}))
+effect("dormitory",
+       lambda u: [Option(f"take 1 ceramic, {k} straw + wood to book", (k,),
+                         Cost({G.STRAW: k, G.WOOD: k}))
+                  for k in range(min(u.goods[G.STRAW] + u.goods[G.GRAIN], u.goods[G.WOOD]) + 1)],
+       lambda u, data: u.gain_all({G.CERAMIC: 1, G.BOOK: data[0]}))
+
+
+def _bulwark(u: Use, data):
+    g = u.state.g
+    u.grant({"f": "grant_land", "district": bool(g.district_prices),
+             "plot": bool(g.plot_prices)})
+
+
+effect("bulwark",
+       lambda u: [Option("pay 1 book, place a free district and plot", (), Cost({G.BOOK: 1}))],
+       _bulwark)
+
+
+def _printing_office(u: Use, data):
+    if len(data) == 1:  # choose the forests first
+        u.grant({"f": "pick_cells", "kind": "forest", "count": data[0], "picked": [],
+                 "then": {"do": "resolve", "user": u.user, "b": u.b, "loc": u.loc,
+                          "via": u.via, "chain": u.chain, "data": [data[0]]}})
+        return
+    for c in data[1]:
+        u.me.land.cells[tuple(c)][1] = None
+    u.gain(G.BOOK, data[0])
+
+
+effect("printing_office",
+       lambda u: [Option(f"remove {k} forests for {k} books", (k,))
+                  for k in range(1, min(4, len(u.me.land.features("forest"))) + 1)],
+       _printing_office)
+
+
+def _point_mixes(limit: int):
+    """Every non-empty mix of books/ceramics/ornaments/reliquaries worth at most ``limit``."""
+    out = []
+    for rq in range(limit // 8 + 1):
+        for orn in range((limit - 8 * rq) // 4 + 1):
+            for ce in range((limit - 8 * rq - 4 * orn) // 3 + 1):
+                for bo in range((limit - 8 * rq - 4 * orn - 3 * ce) // 2 + 1):
+                    if rq or orn or ce or bo:
+                        out.append((bo, ce, orn, rq))
+    return out
+
+
+def _mix_label(mix) -> str:
+    return G.goods_string(dict(zip((G.BOOK, G.CERAMIC, G.ORNAMENT, G.RELIQUARY), mix)))
+
+
+def _festival_limit(u: Use) -> int:
+    return len(u.me.land.features("forest")) + len(u.me.land.features("moor"))
+
+
+effect("festival_ground",
+       lambda u: [Option(f"pay 1 beer, take {_mix_label(m)}", (list(m),), Cost({G.BEER: 1}))
+                  for m in _point_mixes(_festival_limit(u))],
+       lambda u, data: u.gain_all(dict(zip((G.BOOK, G.CERAMIC, G.ORNAMENT, G.RELIQUARY),
+                                           data[0]))))
+effect("estate",
+       lambda u: [Option(f"{e} x 6 energy + {f} x 10 food to {e + f} book + ornament", (e + f,),
+                         Cost(food=10 * f, energy2=12 * e))
+                  for e in range(3) for f in range(3) if 1 <= e + f <= 2],
+       lambda u, data: u.gain_all({G.BOOK: data[0], G.ORNAMENT: data[0]}))
+
+
+def _brotherhood_limit(u: Use) -> int:
+    rate = u.profile.brotherhood_rate_solo if u.state.g.players == 1 else 2
+    return int(rate * u.count_cloisters())
+
+
+effect("house_of_the_brotherhood",
+       lambda u: [Option(f"pay 5 coins, take {_mix_label(m)}", (list(m),), Cost(coins=5))
+                  for m in _point_mixes(_brotherhood_limit(u))],
+       lambda u, data: u.gain_all(dict(zip((G.BOOK, G.CERAMIC, G.ORNAMENT, G.RELIQUARY),
+                                           data[0]))))
