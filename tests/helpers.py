@@ -1,0 +1,73 @@
+"""Test helpers: set up positions directly and drive the engine by action text."""
+
+from __future__ import annotations
+
+from solver.rules import new_initial_state
+from solver.rules import goods as G
+from solver.rules.game import State
+
+
+def fresh(variant: str = "ireland", profile: str = "rulebook") -> State:
+    """A new solo game at its first decision (round 1, first turn)."""
+    return new_initial_state(variant=variant, players=1, length="long", profile=profile)
+
+
+def give(state: State, seat: int = 0, **goods: int) -> None:
+    """Add goods by name (``give(s, wood=2, peat_coal=1)``; spaces in names become _)."""
+    for name, n in goods.items():
+        state.g.owners[seat].goods[G.BY_NAME[name.replace("_", " ")]] += n
+
+
+def goods_of(state: State, seat: int = 0) -> dict[str, int]:
+    """Non-zero goods of a player by name."""
+    return {G.NAMES[i]: n for i, n in enumerate(state.g.owners[seat].goods) if n}
+
+
+def place(state: State, bid: str, col: int, row: int, owner: int = 0) -> None:
+    """Put a building onto a landscape directly, taking it out of the display/stacks."""
+    g = state.g
+    if bid in g.display:
+        g.display.remove(bid)
+    for stack in g.stacks.values():
+        if bid in stack:
+            stack.remove(bid)
+    land = g.owners[owner].land
+    assert (col, row) in land.cells, f"no land at ({col}, {row})"
+    land.cells[(col, row)][1] = bid
+    if bid in ("F21", "I21"):
+        g.fee_raised = True
+
+
+def to_display(state: State, bid: str) -> None:
+    """Move a building from its stack into the display."""
+    for stack in state.g.stacks.values():
+        if bid in stack:
+            stack.remove(bid)
+    if bid not in state.g.display:
+        state.g.display.append(bid)
+
+
+def texts(state: State) -> list[str]:
+    """The legal actions as text."""
+    return [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def act(state: State, text: str) -> None:
+    """Apply the unique legal action whose text equals ``text`` (or, failing that, contains it)."""
+    legal = state.legal_actions()
+    strings = {a: state.action_to_string(a) for a in legal}
+    exact = [a for a, s in strings.items() if s == text]
+    if len(exact) == 1:
+        state.apply_action(exact[0])
+        return
+    part = [a for a, s in strings.items() if text in s]
+    if len(part) != 1:
+        raise AssertionError(f"{len(part)} legal actions match {text!r}:\n  "
+                             + "\n  ".join(strings.values()))
+    state.apply_action(part[0])
+
+
+def play(state: State, *steps: str) -> None:
+    """Apply several actions by text."""
+    for step in steps:
+        act(state, step)
