@@ -95,6 +95,7 @@ class Use:
         """Take ``token`` from the wheel (or the joker) into the user's goods."""
         amount = self.wheel.take(token, joker)
         self.gain(TOKEN_GOOD[token], amount)
+        self.state.wheel_bonus(TOKEN_GOOD[token])
         return amount
 
     def wheel_options(self, token: str) -> list[Option]:
@@ -455,6 +456,7 @@ effect("filial_church",
 
 def _joker_product(u: Use, data):
     u.gain(data[0], u.wheel.take("joker", True) if "joker" in u.wheel.tokens else 0)
+    u.state.wheel_bonus(data[0])
 
 
 effect("shipping_company",
@@ -576,14 +578,17 @@ effect("festival_ground",
        lambda u, data: u.gain_all(dict(zip((G.BOOK, G.CERAMIC, G.ORNAMENT, G.RELIQUARY),
                                            data[0]))))
 effect("estate",
-       lambda u: [Option(f"{e} x 6 energy + {f} x 10 food to {e + f} book + ornament", (e + f,),
+       lambda u: [Option(f"{e} x 6 energy + {f} x 10 food to {e + f} book + ornament", (e, f),
                          Cost(food=10 * f, energy2=12 * e))
                   for e in range(3) for f in range(3) if 1 <= e + f <= 2],
-       lambda u, data: u.gain_all({G.BOOK: data[0], G.ORNAMENT: data[0]}))
+       lambda u, data: u.gain_all({G.BOOK: data[0] + data[1], G.ORNAMENT: data[0] + data[1]}))
 
 
 def _brotherhood_limit(u: Use) -> int:
-    rate = u.profile.brotherhood_rate_solo if u.state.g.players == 1 else 2
+    g = u.state.g
+    rate = (u.profile.brotherhood_rate_solo if g.players == 1
+            else (u.profile.brotherhood_rate_2p_short if g.length == "short"
+                  else u.profile.brotherhood_rate_2p_long) if g.players == 2 else 2)
     return int(rate * u.count_cloisters())
 
 

@@ -82,11 +82,14 @@ def new_initial_state(variant: str = "ireland", players: int = 1, length: str = 
     colours = tuple(colours or COLOURS[: players + (1 if players == 1 else 0)])
     if players == 1 and len(colours) == 1:
         colours = (colours[0], next(c for c in COLOURS if c != colours[0]))
-    cards = building_set(variant, players, length)
+    cards = _cards(variant, players, length, prof)
+    mode = GAME["modes"][f"{players}-{length}" if players > 1 else "1-long"]
+    short_land = players >= 3 and length == "short"
     owners = []
     for seat in range(players):
-        owners.append(Owner(colour=colours[seat], land=Landscape.heartland(colours[seat]),
-                            clergy=[None, None, None], goods=G.empty(),
+        owners.append(Owner(colour=colours[seat],
+                            land=Landscape.heartland(colours[seat], short=short_land),
+                            clergy=[None] * mode["clergy"], goods=G.empty(),
                             settlements=[s for s, x in SETTLEMENTS.items()
                                          if x.arrives == "start"]))
     stacks = {p: [b for b in cards if BUILDINGS[b].phase == p] for p in "ABCD"}
@@ -114,6 +117,14 @@ def new_initial_state(variant: str = "ireland", players: int = 1, length: str = 
     st = State(g, prof, flow)
     st._advance()
     return st
+
+
+def _cards(variant: str, players: int, length: str, prof: RuleProfile) -> list[str]:
+    """RULES §4.3 building set of a mode, with the profile's options (D13, D18)."""
+    if players == 2 and length == "long" and prof.two_long_full_set:
+        return [b for b in building_set(variant, 4, "long") if b not in ("F10", "F29", "F31")]
+    return building_set(variant, players, length,
+                        short_uses_long_lists=prof.short_uses_long_lists)
 
 
 class State:
@@ -147,6 +158,15 @@ class State:
         except ValueError as e:
             raise RuleError(str(e)) from None
         backup = copy.deepcopy(self.g)
+        if action not in set(self._legal()):
+            # find the rule it breaks (the handler raises with the reason), state unchanged
+            try:
+                self._apply(a)
+            except RuleError:
+                self.g = backup
+                raise
+            self.g = backup
+            raise RuleError(f"{self._describe(a)} is not a legal action now")
         try:
             self._apply(a)
             self.g.history.append(action)
@@ -186,8 +206,8 @@ class State:
         return list(self.g.history)
 
     def to_dict(self) -> dict:
-        """JSON-serialisable snapshot; ``State.from_dict`` restores it exactly."""
-        return self.g.to_dict()
+        """JSON-serialisable snapshot (a copy); ``State.from_dict`` restores it exactly."""
+        return copy.deepcopy(self.g.to_dict())
 
     @classmethod
     def from_dict(cls, d: dict, profile: str | RuleProfile | None = None) -> "State":
@@ -258,6 +278,9 @@ class State:
         """Run automatic steps until a decision is pending or the game ends."""
         g = self.g
         while not g.frames and not g.done:
+            if g.end_after is not None and g.step >= g.end_after:
+                g.step = len(self.flow) - 1  # the final ("end",) step
+                g.end_after = None
             step = self.flow[g.step]
             g.step += 1
             getattr(self, "_step_" + step[0])(*step[1:])
@@ -313,6 +336,46 @@ class State:
         self.g.done = True
         self.g.frames = []
 
+    def _step_introduce(self, token: str) -> None:
+        """RULES §6.5: grapes (France only) and stone enter the wheel on space 0."""
+        if token == "grapes" and self.g.variant != "france":
+            return
+        self.g.wheel.introduce(token)
+
+    def _step_round_goods(self, r: int) -> None:
+        """RULES §7.3: every player takes the goods printed for round r (short game)."""
+        for name in GAME["short_round_goods"]["goods"][r - 1]:
+            good = G.NICKEL if name == "nickel" else G.BY_NAME[name]
+            for o in self.g.owners:
+                o.goods[good] += 1
+
+    def _step_bonus_round(self, r: int) -> None:
+        """RULES §12 / D28 / D31: every prior comes home, then the wheel turns."""
+        g = self.g
+        g.round = r
+        g.bonus_round = True
+        for o in g.owners:
+            o.clergy[o.prior] = None
+            o.bought_land = False
+        g.wheel.rotate(solo=False)
+
+    def _step_bonus_turn(self, seat: int) -> None:
+        """RULES §12: one action: build, or the prior on any built building for free."""
+        if self.profile.land_purchase_per == "turn":
+            self.g.owners[seat].bought_land = False
+        self.g.frames.append({"f": "turn", "seat": seat, "main": False, "bonus": True})
+
+    def _step_end_check(self, limit: int, k: int) -> None:
+        """RULES §13: with at most ``limit`` display buildings left, k more steps, then end."""
+        if len(self.g.display) <= limit:
+            self.g.end_after = self.g.step + k
+
+    def wheel_bonus(self, good: int) -> None:
+        """RULES §7.3 / D35: short 3-4p game: every wheel take gives every player 1 more."""
+        if self.g.length == "short" and self.g.players >= 3:
+            for o in self.g.owners:
+                o.goods[good] += 1
+
     # ===== legal actions ===================================================================
     def _legal(self) -> list[int]:
         f = self.frame
@@ -322,7 +385,11 @@ class State:
         seat = f["seat"]
         me = self.g.owners[seat]
         out = [A.make("COMMIT")]
-        if not f["main"]:
+        if f.get("bonus"):
+            if not f["main"]:
+                out += self._legal_bonus_uses(seat)
+                out += self._legal_builds(seat)
+        elif not f["main"]:
             out += self._legal_uses(seat)
             out += self._legal_contracts(seat)
             out += self._legal_fell_cut(seat, "FELL_TREES")
@@ -341,6 +408,13 @@ class State:
             if self.occupant(seat, cell) is None:
                 out += [A.make("USE", bid, flag=k) for k in kinds]
         return out
+
+    def _legal_bonus_uses(self, seat: int) -> list[int]:
+        """RULES §12: the prior on any built building of any landscape, occupied or not."""
+        if self.g.owners[seat].free_clergy(PRIOR) is None:
+            return []
+        return [A.make("USE", bid, flag=PRIOR) for o in self.g.owners
+                for _, bid in o.land.buildings()]
 
     def _fee_choices(self, seat: int) -> list[int]:
         goods = self.g.owners[seat].goods
@@ -363,7 +437,7 @@ class State:
                 continue
             kinds = [k for k in (LAY_BROTHER, PRIOR) if o.free_clergy(k) is not None]
             if not o.neutral:
-                kinds = kinds[:1]  # the owner chooses (CHOOSE_CLERGY), not the hirer
+                kinds = [LAY_BROTHER] if kinds else []  # the owner chooses (CHOOSE_CLERGY)
             for cell, bid in o.land.buildings():
                 if self.occupant(oi, cell) is None:
                     out += [A.make("WORK_CONTRACT", bid, flag=k, extra=fee)
@@ -558,12 +632,18 @@ class State:
             self._buy_land(seat, a, free=False)
             self.g.owners[seat].bought_land = True
             return
+        if f.get("bonus"):
+            self._expect(a, ("USE", "BUILD"), "a bonus-round turn: build, or place your prior "
+                         "on any building (USE), buy a landscape, convert or COMMIT (RULES §12)")
         self._expect(a, ("USE", "WORK_CONTRACT", "FELL_TREES", "CUT_PEAT", "BUILD"),
                      "your turn takes a main action, a landscape purchase, a conversion or "
                      "COMMIT")
         if f["main"]:
             raise RuleError("the turn's main action is already used (RULES §8)")
-        getattr(self, "_main_" + a.kind.lower())(seat, a)
+        if f.get("bonus") and a.kind == "USE":
+            self._bonus_use(seat, a)
+        else:
+            getattr(self, "_main_" + a.kind.lower())(seat, a)
         f["main"] = True
 
     def _main_use(self, seat: int, a: Action) -> None:
@@ -582,6 +662,17 @@ class State:
         me.clergy[ci] = [seat, cell[0], cell[1]]
         self._push_option(seat, a.building, (seat, cell[0], cell[1]), "clergy", [])
 
+    def _bonus_use(self, seat: int, a: Action) -> None:
+        """RULES §12: the prior goes to any built building, occupied or not, without a fee."""
+        me = self.g.owners[seat]
+        where = self.locate(a.building)
+        if where is None:
+            raise RuleError(f"cannot use {a.building}: it is not built")
+        if a.flag != PRIOR or me.free_clergy(PRIOR) is None:
+            raise RuleError("in the bonus round only your prior is placed (RULES §12)")
+        me.clergy[me.prior] = [where.owner, where.col, where.row]
+        self._push_option(seat, a.building, (where.owner, where.col, where.row), "clergy", [])
+
     def _main_work_contract(self, seat: int, a: Action) -> None:
         """RULES §9: hire an unoccupied building of another landscape."""
         where = self.locate(a.building)
@@ -589,25 +680,61 @@ class State:
             raise RuleError(f"cannot hire {a.building}: it is not built on another landscape")
         self._contract(seat, where, a)
 
-    def _contract(self, seat: int, where: _Where, a: Action) -> None:
+    def _contract(self, seat: int, where: _Where, a: Action, payment=None) -> None:
+        """RULES §9: pay first, the owner places one of its clergymen, then the hirer uses it.
+
+        A player owner with both kinds free chooses which (a ``choose_clergy`` frame); with one
+        kind free that one goes. The solo neutral's clergyman is chosen by the hirer (SOLO §3).
+        """
         owner = self.g.owners[where.owner]
         if self.occupant(where.owner, (where.col, where.row)) is not None:
             raise RuleError(f"cannot hire {a.building}: it is occupied (RULES §9)")
+        if owner.neutral:
+            ci = owner.free_clergy(a.flag)
+            if ci is None:
+                raise RuleError(f"cannot hire {a.building}: its owner has no free "
+                                f"{'prior' if a.flag == PRIOR else 'lay brother'} (RULES §9)")
+        elif owner.all_placed():
+            raise RuleError(f"cannot hire {a.building}: its owner has placed all its clergymen "
+                            "(RULES §9)")
+        if payment is not None:
+            self._pay_fee_explicit(seat, where.owner, payment)
+        else:
+            self._pay_fee(seat, a.extra, where.owner)
+        loc = (where.owner, where.col, where.row)
+        self._push_option(seat, a.building, loc, "contract", [])
+        if owner.neutral:
+            owner.clergy[ci] = list(loc)
+            return
+        kinds = [k for k in (LAY_BROTHER, PRIOR) if owner.free_clergy(k) is not None]
+        if len(kinds) == 2:
+            self.g.frames.append({"f": "choose_clergy", "chooser": where.owner, "user": seat,
+                                  "owner": where.owner, "loc": list(loc)})
+        else:
+            owner.clergy[owner.free_clergy(kinds[0])] = list(loc)
+
+    def _legal_choose_clergy(self, f) -> list[int]:
+        return [A.make("CHOOSE_CLERGY", flag=LAY_BROTHER), A.make("CHOOSE_CLERGY", flag=PRIOR)]
+
+    def _on_choose_clergy(self, f, a: Action) -> None:
+        self._expect(a, ("CHOOSE_CLERGY",), "the owner of the hired building chooses which "
+                     "clergyman goes there (CHOOSE_CLERGY, RULES §9)")
+        owner = self.g.owners[f["owner"]]
         ci = owner.free_clergy(a.flag)
         if ci is None:
-            raise RuleError(f"cannot hire {a.building}: its owner has no free "
-                            f"{'prior' if a.flag == PRIOR else 'lay brother'} (RULES §9)")
-        self._pay_fee(seat, a.extra)
-        owner.clergy[ci] = [where.owner, where.col, where.row]
-        self._push_option(seat, a.building, (where.owner, where.col, where.row), "contract", [])
+            raise RuleError("that clergyman is not at home")
+        self.g.frames.pop()
+        owner.clergy[ci] = list(f["loc"])
 
-    def _pay_fee(self, seat: int, fee: int) -> None:
+    def _pay_fee(self, seat: int, fee: int, owner: int | None = None) -> None:
         goods = self.g.owners[seat].goods
         if fee == 0:
             if coin_value(goods, self.profile.auto_spend_wine_whiskey) < self.fee():
                 raise RuleError(f"the work-contract fee is {self.fee()} coins and you have "
                                 "less (RULES §9)")
             pay_coins(goods, self.fee(), self.profile.auto_spend_wine_whiskey)
+            if owner is not None and not self.g.owners[owner].neutral:
+                self.g.owners[owner].goods[G.COIN] += self.fee()  # RULES §9: to the owner
         elif fee in (1, 2):
             g = G.WINE if fee == 1 else G.WHISKEY
             if goods[g] < 1:
@@ -632,10 +759,16 @@ class State:
             return
         if me.land.content((a.col, a.row)) != feature:
             raise RuleError(f"no {feature} of yours at ({a.col}, {a.row}) (RULES §8.1)")
+        if a.flag not in (0, 1):
+            raise RuleError(f"{a.kind} takes the own indicator (0) or the joker (1), not {a.flag}")
         if a.flag == 1 and "joker" not in self.g.wheel.tokens:
             raise RuleError("the joker is no longer on the wheel (SOLO §2)")
+        if a.flag == 0 and token not in self.g.wheel.tokens and "joker" in self.g.wheel.tokens:
+            raise RuleError(f"the {token} indicator is no longer on the wheel (SOLO §2): "
+                            "take it with the joker")
         me.land.cells[(a.col, a.row)][1] = None
         me.goods[good] += self.g.wheel.take(token, bool(a.flag))
+        self.wheel_bonus(good)
 
     def _main_build(self, seat: int, a: Action) -> None:
         self._build(seat, a)
@@ -724,7 +857,7 @@ class State:
         """Option 0 (do nothing) plus the building's affordable options."""
         u = self.use_of(f)
         goods = self.g.owners[f["user"]].goods
-        opts = [Option("place only, use no function", ())]
+        opts = [Option("place only, use no function", ("decline",))]
         for opt in EFFECTS[BUILDINGS[f["b"]].effect].options(u):
             if affordable(goods, opt.cost, self.profile.auto_spend_wine_whiskey):
                 opts.append(opt)
@@ -981,6 +1114,8 @@ class State:
             return f"SETTLE {s} at ({a.col}, {a.row})"
         if k == "PICK_CELL":
             return f"PICK_CELL ({a.col}, {a.row})"
+        if k == "CHOOSE_CLERGY":
+            return "CHOOSE_CLERGY " + ("prior" if a.flag == PRIOR else "lay brother")
         return k
 
 

@@ -50,8 +50,9 @@ def check_invariants(state) -> None:
 
 
 def _stacked_ok(state, key) -> bool:
-    # a neutral clergyman may stay under a covering building; never two on one space otherwise
-    return False
+    # a neutral clergyman may stay under a covering building; in the bonus round a prior may
+    # join any building, occupied or not (RULES §12); never two on one space otherwise
+    return state.g.bonus_round
 
 
 def _check_land(o, who: str) -> None:

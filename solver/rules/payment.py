@@ -41,7 +41,7 @@ class Cost:
 
     def describe(self) -> str:
         parts = []
-        if self.goods:
+        if any(self.goods.values()):
             parts.append(G.goods_string(self.goods))
         if self.coins:
             parts.append(f"{self.coins} coins")

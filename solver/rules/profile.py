@@ -46,6 +46,61 @@ class RuleProfile:
     prior_bonus_any_building: bool = False
     # G41 House of the Brotherhood points per cloister in solo (buildings-notes §6)
     brotherhood_rate_solo: float = 1.0
+    # G41 rate in the printed 2-player game (engines' "short") and in the 2-player long
+    # variant (buildings-notes §6: 1.5 printed; which 2-player game it belongs to is open;
+    # kennerspiel gives 2 in its short game, quirk 18)
+    brotherhood_rate_2p_short: float = 1.5
+    brotherhood_rate_2p_long: float = 1.5
+    # RULES §13 / D17-D18: safety cap on the open-ended 2-player games (the display normally
+    # ends them long before; a game that never builds would otherwise never end)
+    two_player_max_rounds: int = 80
+    # D18: the 2-player long variant uses every card except F10/F29/F31 (WL) instead of the
+    # 24-card 2-player set
+    two_long_full_set: bool = False
+
+    # ----- kennerspiel quirks (DECISIONS.md "Quirks the kennerspiel profile must reproduce")
+    # quirk 3 / D15: short games hand out the round goods of a settlement round after the phase
+    short_round_goods_after_settlement: bool = False
+    # quirk 4 / D13: short games use the long games' building lists (3p: 33, 4p: 41)
+    short_uses_long_lists: bool = False
+    # quirk 5 / D12: 3-4p long games introduce grapes/stone before the entry round's rotation,
+    # and the 3-player grapes round
+    long_tokens_before_rotation: bool = False
+    grapes_round_3p_long: int = 8
+    # quirk 6 / D18: 2-player long end check: "round_end" (rule: end of the round in which the
+    # display is down to 3) or "third_turn" (KS: start of each round's third turn, from the
+    # second round after D)
+    two_long_end_check: str = "round_end"
+    # quirk 7 / D24: in a settlement turn the landscape purchase may also follow the settlement
+    land_after_settle: bool = False
+    # quirk 8 / D34: change-making when a named goods payment lacks coins or straw:
+    # "rulebook" (break 5-coin pieces, flip grain) or "kennerspiel" (NOTATION §2.5: nickels,
+    # then whiskey, then wine; straw from grain)
+    goods_payment_change: str = "rulebook"
+    # quirk 9 / NOTATION §6.8: a work contract pays its whole payment string and only the
+    # 1-coin pieces in it reach the owner
+    contract_pennies_only: bool = False
+    # quirk 10 / NOTATION §6.11: CONVERT takes grain, wine, nickels and whiskey unchecked
+    convert_unchecked: bool = False
+    # quirk 11 / NOTATION §6.3: WITH_PRIOR between BUILD X and USE X is a no-op (importer)
+    with_prior_after_build_noop: bool = False
+    # quirk 12 / NOTATION §6.2: USE does not re-check that the building is unoccupied
+    use_ignores_occupied: bool = False
+    # quirk 13 / D6 / NOTATION §6.12: in a solo settlement turn SETTLE skips the terrain check
+    # until a USE is made
+    solo_settle_skips_terrain: bool = False
+    # quirk 17 / buildings.md §2: an explicit payment (a kennerspiel parameter) is taken whole,
+    # even beyond what the building converts, with no change; otherwise only what the chosen
+    # option costs is taken from it
+    explicit_payment_takes_all: bool = False
+    # quirk 18 / buildings.md: per-card kennerspiel defects
+    windmill_unchecked_grain: bool = False  # F04: grain named need not be held
+    cloister_church_without_wine: bool = False  # F24: bread alone pays out (2 wine assumed)
+    shipyard_uncapped: bool = False  # G26: wood / 2 exchanges, no cap, fractions kept
+    sacristy_any_good: bool = False  # G34: any one of the four goods buys the wonder
+    priory_one_prior_per_landscape: bool = False  # G01: first prior per landscape offered
+    cooperage_one_param_nothing: bool = False  # I33: "BeWoWoWo" pays wood, yields nothing
+    camera_suggestion_ignored: bool = False  # I36: straw/wood strings do nothing
 
     def describe(self) -> dict:
         """All fields as a plain dict (for results records)."""
@@ -67,6 +122,27 @@ KENNERSPIEL = replace(
     coal_harbor_input="peat",
     bulwark_consumes_stacks=False,
     prior_bonus_any_building=True,
+    brotherhood_rate_2p_short=2.0,
+    short_round_goods_after_settlement=True,
+    short_uses_long_lists=True,
+    long_tokens_before_rotation=True,
+    grapes_round_3p_long=9,
+    two_long_end_check="third_turn",
+    land_after_settle=True,
+    goods_payment_change="kennerspiel",
+    contract_pennies_only=True,
+    convert_unchecked=True,
+    with_prior_after_build_noop=True,
+    use_ignores_occupied=True,
+    solo_settle_skips_terrain=True,
+    explicit_payment_takes_all=True,
+    windmill_unchecked_grain=True,
+    cloister_church_without_wine=True,
+    shipyard_uncapped=True,
+    sacristy_any_good=True,
+    priory_one_prior_per_landscape=True,
+    cooperage_one_param_nothing=True,
+    camera_suggestion_ignored=True,
 )
 PROFILES = {"rulebook": RULEBOOK, "kennerspiel": KENNERSPIEL}
 

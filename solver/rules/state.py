@@ -83,6 +83,8 @@ class GameState:
     neutral_built: list[str] = field(default_factory=list)  # built by the neutral this phase
     done: bool = False
     history: list[int] = field(default_factory=list)
+    bonus_round: bool = False  # RULES §12: the bonus round (and settlement E after it) is on
+    end_after: int | None = None  # flow position after which the game ends (RULES §13)
 
     def to_dict(self) -> dict:
         return {
@@ -93,7 +95,8 @@ class GameState:
             "plot_prices": self.plot_prices, "wonders_left": self.wonders_left,
             "fee_raised": self.fee_raised, "round": self.round, "phase": self.phase,
             "step": self.step, "frames": self.frames, "neutral_built": self.neutral_built,
-            "done": self.done, "history": self.history,
+            "done": self.done, "history": self.history, "bonus_round": self.bonus_round,
+            "end_after": self.end_after,
         }
 
     @classmethod
@@ -109,4 +112,5 @@ class GameState:
             wonders_left=d["wonders_left"], fee_raised=d["fee_raised"], round=d["round"],
             phase=d["phase"], step=d["step"], frames=d["frames"],
             neutral_built=d["neutral_built"], done=d["done"], history=d["history"],
+            bonus_round=d.get("bonus_round", False), end_after=d.get("end_after"),
         )
