@@ -17,11 +17,9 @@ from solver.rules import canonical as C
 
 from . import kernels as K
 from . import layout as L
-from .engine import FastEngine
+from .engine import FastEngine, seed_rng
 
 
-def _rng(seed: int) -> np.ndarray:
-    return np.array([(seed * 0x9E3779B97F4A7C15 + 1) % (1 << 64) | 1], dtype=np.uint64)
 
 
 def run(variant: str = "ireland", games: int = 20000, reference_games: int = 10, seed: int = 0
@@ -32,9 +30,9 @@ def run(variant: str = "ireland", games: int = 20000, reference_games: int = 10,
     branching = np.zeros(4096, dtype=np.int64)
     # warm the kernels (compile or load from cache) outside the timing
     W = e.initial_wide()
-    K.rollout_record(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, _rng(seed), e.buf,
+    K.rollout_record(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, seed_rng(seed), e.buf,
                      e.scratch, actions, branching)
-    K.rollout(e.initial_wide(), e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, _rng(seed),
+    K.rollout(e.initial_wide(), e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, seed_rng(seed),
               e.buf, e.scratch)
     # branching statistics and the action lists the reference will replay
     lines = []
@@ -42,7 +40,7 @@ def run(variant: str = "ireland", games: int = 20000, reference_games: int = 10,
     for g in range(max(reference_games, 200)):
         W = e.initial_wide()
         n = K.rollout_record(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM,
-                             _rng(seed + g), e.buf, e.scratch, actions, branching)
+                             seed_rng(seed + g), e.buf, e.scratch, actions, branching)
         branch_all.append(branching[:n].copy())
         if g < reference_games:
             lines.append(actions[:n].copy())
@@ -54,7 +52,7 @@ def run(variant: str = "ireland", games: int = 20000, reference_games: int = 10,
     t0 = time.perf_counter()
     for g in range(games):
         W = start.copy()
-        sc, st = K.rollout(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, _rng(seed + g),
+        sc, st = K.rollout(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, seed_rng(seed + g),
                            e.buf, e.scratch)
         steps += st
         scores += sc

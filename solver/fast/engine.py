@@ -15,6 +15,11 @@ from . import layout as L
 from .tables import build_tables
 
 
+def seed_rng(seed: int) -> np.ndarray:
+    """The kernels' xorshift RNG state for a seed (a 1-word uint64 array, never 0)."""
+    return np.array([(seed * 0x9E3779B97F4A7C15 + 1) % (1 << 64) | 1], dtype=np.uint64)
+
+
 class FastEngine:
     """The fast solo engine of one variant (rulebook profile)."""
 
@@ -88,8 +93,7 @@ class FastEngine:
         return bool(self.wide(P)[L.DONE])
 
     def rollout_wide(self, W: np.ndarray, seed: int) -> tuple[int, int]:
-        rng = np.array([np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)],
-                       dtype=np.uint64)
+        rng = seed_rng(seed)
         return K.rollout(W, self.TB, self.TS, self.TG, self.TO, self.TW, self.TL, self.TF,
                          self.TM, rng, self.buf, self.scratch)
 

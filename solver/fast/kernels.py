@@ -452,11 +452,10 @@ def strip_land(W, row):
 
 
 @njit(cache=True)
-def district_row_ok(W, row):
+def district_row_ok(W, row, lo, hi):
     """landscape.district_rows (rulebook D25) within the canonical window."""
     if row < L.ROW_MIN or row >= L.ROW_MIN + L.N_ROWS:
         return False
-    lo, hi = land_rows(W)
     if row < lo - 1 or row > hi + 1:
         return False
     if strip_land(W, row):
@@ -466,11 +465,10 @@ def district_row_ok(W, row):
 
 
 @njit(cache=True)
-def plot_row_ok(W, row, side):
+def plot_row_ok(W, row, side, lo, hi):
     """landscape.plot_rows (side 0 coast, 1 mountain) within the canonical window."""
     if row < L.ROW_MIN or row + 1 >= L.ROW_MIN + L.N_ROWS:
         return False
-    lo, hi = land_rows(W)
     if row < lo - 2 or row > hi + 1:
         return False
     inner = -1 if side == 0 else 5
@@ -1356,30 +1354,30 @@ def do_option(W, TB, TG, TO, TW, TM, TL, b, loc, o):
 @njit(cache=True)
 def build_actions(W, TB, TG, out, n):
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
-    cost = np.zeros(COST_SIZE, dtype=np.int64)
+    money = coin_value(g)
+    cloister_ok = -1  # per-space cloister adjacency, computed on first need
+    touch = np.zeros(L.N_CELLS, dtype=np.int8)
     for b in range(L.N_BUILDINGS):
         if W[L.STATUS + b] != L.S_DISPLAY:
             continue
-        cost[WOOD] = TB[b, BC_WOOD]
-        cost[CLAY] = TB[b, BC_CLAY]
-        cost[STONE] = TB[b, BC_STONE]
-        cost[STRAW] = TB[b, BC_STRAW]
-        cost[C_COINS] = TB[b, BC_COINS]
-        if not can_pay_goods(g, cost):
-            continue
-        rest = g.copy()
-        pay_goods(rest, cost)
-        if coin_value(rest) < cost[C_COINS]:
+        if (TB[b, BC_WOOD] > g[WOOD] or TB[b, BC_CLAY] > g[CLAY] or TB[b, BC_STONE] > g[STONE]
+                or TB[b, BC_STRAW] > g[STRAW] + g[GRAIN] or TB[b, BC_COINS] > money):
             continue
         mask = TB[b, BC_TERR]
         cl = TB[b, BC_CLOISTER] == 1
+        if cl and cloister_ok < 0:
+            cloister_ok = 1
+            for x in range(L.N_CELLS):
+                t = W[L.TERR + x]
+                if t != L.T_NONE and W[L.GRID + x] == L.C_EMPTY and touches_cloister(W, TB, x):
+                    touch[x] = 1
         for x in range(L.N_CELLS):
             t = W[L.TERR + x]
             if t == L.T_NONE or t == L.T_FILLER or W[L.GRID + x] != L.C_EMPTY:
                 continue
             if (mask >> t) & 1 == 0:
                 continue
-            if cl and not touches_cloister(W, TB, x):
+            if cl and touch[x] == 0:
                 continue
             out[n] = BUILD0 + L.N_CELLS * b + x
             n += 1
@@ -1389,16 +1387,17 @@ def build_actions(W, TB, TG, out, n):
 @njit(cache=True)
 def land_actions(W, TL, free, district, plot, out, n):
     money = coin_value(W[L.GOODS:L.GOODS + L.N_GOODS])
+    lo, hi = land_rows(W)
     if district and W[L.NDIST] < 9 and (free or money >= TL[LAND_DPRICE + W[L.NDIST]]):
         for y in range(L.N_ROWS):
-            if district_row_ok(W, y + L.ROW_MIN):
+            if district_row_ok(W, y + L.ROW_MIN, lo, hi):
                 out[n] = DISTRICT0 + 2 * y
                 out[n + 1] = DISTRICT0 + 2 * y + 1
                 n += 2
     if plot and W[L.NPLOT] < 9 and (free or money >= TL[LAND_PPRICE + W[L.NPLOT]]):
         for side in range(2):
             for y in range(L.N_ROWS):
-                if plot_row_ok(W, y + L.ROW_MIN, side):
+                if plot_row_ok(W, y + L.ROW_MIN, side, lo, hi):
                     out[n] = PLOT0 + 2 * y + side
                     n += 1
     return n
@@ -1610,7 +1609,7 @@ def legal_unsorted(W, TB, TS, TG, TL, TM, out):
 def legal(W, TB, TS, TG, TL, TM, out):
     """Sorted canonical legal actions into ``out``; returns their number."""
     n = legal_unsorted(W, TB, TS, TG, TL, TM, out)
-    out[:n] = np.sort(out[:n])
+    out[:n].sort()
     return n
 
 
@@ -1859,11 +1858,31 @@ def advance(W, TB, TF):
 
 
 @njit(cache=True)
+def surely_a_choice(W):
+    """Cheap sufficient test that more than END is legal (skips most forced-END checks)."""
+    fb = top(W)
+    kind = W[fb + L.F_KIND]
+    if kind == L.K_OPTION or kind == L.K_PRIOR_BONUS or kind == L.K_NEUTRAL_BUILD:
+        return True  # option 0 / a space is always offered
+    if kind == L.K_SLOT and W[fb + L.F_AUX] & 1 == 0:
+        if W[L.CLERGY] == -1 or W[L.CLERGY + 1] == -1 or W[L.CLERGY + 2] == -1:
+            for x in range(L.N_CELLS):
+                c = W[L.GRID + x]
+                if c == L.C_FOREST or c == L.C_MOOR:
+                    return True
+                if is_building(c) and not occupied(W, x):
+                    return True
+    return False
+
+
+@njit(cache=True)
 def step(W, TB, TS, TG, TO, TW, TL, TF, TM, cid, scratch):
     """Apply a canonical action, advance the flow, and take any forced END."""
     raw_step(W, TB, TS, TG, TO, TW, TL, TM, cid)
     advance(W, TB, TF)
     while W[L.DONE] == 0:
+        if surely_a_choice(W):
+            break
         n = legal_unsorted(W, TB, TS, TG, TL, TM, scratch)
         if n != 1 or scratch[0] != END:
             break
