@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+import time
 
 import click
 
 VARIANTS = ("ireland", "france")
 PROFILES = ("rulebook",)
+PERFT_MAX_DEPTH = 8  # the tree grows ~4-5x per ply: depth 7 takes ~8 s, depth 8 ~40 s
 
 
 def _package_version() -> str:
@@ -29,8 +32,7 @@ def _play_random(state, rng: random.Random):
 
 
 @click.group(
-    help="ora-solve: rules engine, solver and tools for Ora et Labora solo and "
-    "multiplayer games."
+    help="ora-solve: rules engine, solver and tools for Ora et Labora solo and multiplayer games."
 )
 @click.version_option(version=_package_version(), prog_name="ora-solve")
 def main() -> None:
@@ -79,6 +81,142 @@ def play(variant: str, random_play: bool, seed: int, as_json: bool, profile: str
     click.echo(f"rounds played: {result['rounds']}")
     for key in ("goods", "economic", "dwelling", "total"):
         click.echo(f"{key:<9}{result[key]:>4}")
+
+
+@main.command("check-rules")
+@click.option(
+    "--variant",
+    type=click.Choice(VARIANTS + ("both",)),
+    default="both",
+    show_default=True,
+    help="Variant to check, or both.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Random games per variant.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed of the first game (game i: S+i)."
+)
+@click.option(
+    "--profile",
+    type=click.Choice(PROFILES),
+    default="rulebook",
+    show_default=True,
+    help="Rule profile.",
+)
+def check_rules(variant: str, games: int, seed: int, profile: str) -> None:
+    """Play seeded random solo games, checking the rules' invariants after every step."""
+    from tqdm import tqdm
+
+    from solver.rules.selfplay import SelfPlayError, random_games
+
+    variants = VARIANTS if variant == "both" else (variant,)
+    all_games = all_steps = 0
+    with tqdm(total=games * len(variants), unit="game", file=sys.stderr, dynamic_ncols=True) as bar:
+        for v in variants:
+            bar.set_description(v)
+            totals = []
+            steps = 0
+            start = time.perf_counter()
+            try:
+                for result in random_games(v, games, seed, profile=profile):
+                    totals.append(result.total)
+                    steps += result.steps
+                    bar.update(1)
+            except SelfPlayError as e:
+                bar.close()
+                click.echo(f"check-rules: FAILED after {all_games + len(totals)} games", err=True)
+                click.echo(str(e), err=True)
+                sys.exit(1)
+            seconds = time.perf_counter() - start
+            all_games += len(totals)
+            all_steps += steps
+            bar.write(
+                f"{v}: {len(totals)} games (seeds {seed}..{seed + games - 1}), {steps} steps, "
+                f"score mean {sum(totals) / len(totals):.1f} min {min(totals)} "
+                f"max {max(totals)}, {seconds:.1f} s",
+                file=sys.stdout,
+            )
+    click.echo(f"check-rules: {all_games} games, {all_steps} steps, 0 failures")
+
+
+@main.command()
+@click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
+@click.option(
+    "--depth",
+    type=click.IntRange(min=0, max=PERFT_MAX_DEPTH),
+    required=True,
+    help="Plies to count below the initial position.",
+)
+@click.option(
+    "--divide", "split", is_flag=True, help="Also print the count below each first action."
+)
+@click.option(
+    "--profile",
+    type=click.Choice(PROFILES),
+    default="rulebook",
+    show_default=True,
+    help="Rule profile.",
+)
+def perft(variant: str, depth: int, split: bool, profile: str) -> None:
+    """Count the legal-action tree below the initial solo position (perft)."""
+    from solver.rules import new_initial_state
+    from solver.rules import perft as P
+
+    state = new_initial_state(variant=variant, players=1, length="long", profile=profile)
+    start = time.perf_counter()
+    if split and depth >= 1:
+        counts = P.divide(state, depth)
+        for text, n in counts.items():
+            click.echo(f"{text}: {n}")
+        nodes = sum(counts.values())
+        click.echo("")
+    else:
+        nodes = P.perft(state, depth)
+    seconds = time.perf_counter() - start
+    click.echo(f"perft {variant} depth {depth}: {nodes} nodes ({seconds:.2f} s)")
+
+
+@main.command("replay")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option(
+    "--profile",
+    type=click.Choice(("rulebook", "kennerspiel")),
+    default="rulebook",
+    show_default=True,
+    help="Rule profile (kennerspiel reproduces the engine that recorded the games).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def replay(file: str, profile: str, as_json: bool) -> None:
+    """Replay a kennerspiel game record (../shared/games schema) and print the scores."""
+    from solver.rules.notation import NotationError, RecordError, load_record, replay_summary
+
+    try:
+        record = load_record(file)
+    except RecordError as e:
+        click.echo(f"replay: malformed record: {e}", err=True)
+        sys.exit(2)
+    try:
+        result = replay_summary(record, profile)
+    except RecordError as e:
+        click.echo(f"replay: malformed record: {e}", err=True)
+        sys.exit(2)
+    except NotationError as e:
+        click.echo(str(e), err=True)
+        sys.exit(1)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    state = "finished" if result["finished"] else "not finished"
+    click.echo(f"{file}: profile {profile}, round {result['round']}, {state}")
+    click.echo(f"{'seat':<5}{'color':<6}{'total':>6}{'goods':>7}{'economic':>9}{'dwelling':>9}")
+    for seat, p in enumerate(result["players"]):
+        click.echo(f"{seat:<5}{p['color']:<6}{p['total']:>6}{p['goods']:>7}{p['economic']:>9}"
+                   f"{p['dwelling']:>9}")
 
 
 if __name__ == "__main__":

@@ -49,3 +49,47 @@ def test_play_without_random_is_usage_error():
     result = _invoke(["play", "--variant", "ireland"])
     assert result.exit_code == 2
     assert "only --random play is implemented" in result.output
+
+
+def test_check_rules_summary_and_last_line():
+    result = CliRunner().invoke(
+        main, ["check-rules", "--variant", "both", "--games", "2", "--seed", "3"]
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.strip().splitlines()  # the progress bar goes to stderr
+    assert lines[-1].startswith("check-rules: 4 games, ") and lines[-1].endswith(" 0 failures")
+    assert any(line.startswith("ireland: 2 games") for line in lines)
+    assert any(line.startswith("france: 2 games") for line in lines)
+
+
+def test_check_rules_failure_exits_1(monkeypatch):
+    from solver.rules import selfplay
+
+    def broken(state):
+        if len(state.history()) == 12:
+            raise selfplay.InvariantError("planted failure")
+
+    monkeypatch.setattr(selfplay, "check_invariants", broken)
+    result = CliRunner().invoke(main, ["check-rules", "--variant", "france", "--games", "3"])
+    assert result.exit_code == 1
+    assert "france seed 0" in result.output and "step 12" in result.output
+    assert "planted failure" in result.output
+    assert "0 failures" not in result.output
+
+
+def test_check_rules_bad_args_are_usage_errors():
+    for args in (["--variant", "spain"], ["--games", "0"], ["--seed", "x"],
+                 ["--profile", "house"]):
+        result = _invoke(["check-rules", *args])
+        assert result.exit_code == 2, (args, result.output)
+
+
+def test_perft_command_counts_and_divides():
+    result = _invoke(["perft", "--variant", "ireland", "--depth", "2"])
+    assert result.exit_code == 0, result.output
+    assert "perft ireland depth 2: 49 nodes" in result.output
+    result = _invoke(["perft", "--variant", "ireland", "--depth", "2", "--divide"])
+    assert result.exit_code == 0, result.output
+    assert "COMMIT (end turn): " in result.output
+    assert "depth 2: 49 nodes" in result.output.splitlines()[-1]
+    assert _invoke(["perft", "--variant", "ireland", "--depth", "-1"]).exit_code == 2

@@ -57,6 +57,11 @@ def effect(key: str, options: Callable, resolve: Callable) -> None:
     EFFECTS[key] = Effect(options, resolve)
 
 
+#: buildings whose coin income kennerspiel pays in 5-coin pieces (profile ``coin_income``)
+_NICKEL_INCOME = ("fuel_merchant", "market", "bakery", "brewery", "town_estate", "winery",
+                  "alehouse", "inn")
+
+
 class Use:
     """Context of one building use."""
 
@@ -84,17 +89,22 @@ class Use:
     def profile(self):
         return self.state.profile
 
-    def gain(self, good: int, n: int = 1) -> None:
+    def gain(self, good: int, n: int = 1, pennies: bool = False) -> None:
+        if (good == G.COIN and n >= 5 and self.profile.coin_income == "nickels" and not pennies
+                and BUILDINGS[self.b].effect in _NICKEL_INCOME):
+            # kennerspiel pays building income of 5+ coins in 5-coin pieces (NOTATION §7)
+            self.goods[G.NICKEL] += n // 5
+            n %= 5
         self.goods[good] += n
 
     def gain_all(self, items: dict[int, int]) -> None:
         for g, n in items.items():
-            self.goods[g] += n
+            self.gain(g, n)
 
     def take(self, token: str, joker: bool) -> int:
         """Take ``token`` from the wheel (or the joker) into the user's goods."""
         amount = self.wheel.take(token, joker)
-        self.gain(TOKEN_GOOD[token], amount)
+        self.goods[TOKEN_GOOD[token]] += amount
         self.state.wheel_bonus(TOKEN_GOOD[token])
         return amount
 
@@ -350,7 +360,7 @@ effect("inn",
        lambda u: [Option(f"{f} food to {f} coins, {w} wine to {6 * w} coins", (f, w),
                          Cost({G.WINE: w}, food=f))
                   for f in range(8) for w in range(2) if f or w],
-       lambda u, data: u.gain(G.COIN, data[0] + 6 * data[1]))
+       lambda u, data: (u.gain(G.COIN, data[0], pennies=True), u.gain(G.COIN, 6 * data[1])))
 effect("alehouse",
        lambda u: [Option(f"sell {b} beer for 8, {w} whiskey for 7", (b, w),
                          Cost({G.BEER: b, G.WHISKEY: w}))

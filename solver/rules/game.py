@@ -43,6 +43,7 @@ from . import goods as G
 from .actions import CONVERSIONS, FEES, Action
 from .cards import BUILDINGS, GAME, SETTLEMENTS, building_set, heartland_ids
 from .effects import EFFECTS, Option, Use
+from .explicit import PaymentError, allocate, needed_part, take_named
 from .landscape import Landscape, LandscapeError
 from .payment import (Cost, affordable, after_pick, coin_value, pay_coins, pay_goods,
                       pick_candidates, satisfied)
@@ -133,6 +134,7 @@ class State:
     def __init__(self, g: GameState, profile: RuleProfile, flow: list[tuple] | None = None):
         self.g = g
         self.profile = profile
+        self._explicit: dict | None = None  # set only inside apply_explicit
         self.flow = flow if flow is not None else script(g.players, g.length, profile)
 
     # ===== OpenSpiel API ===================================================================
@@ -177,6 +179,111 @@ class State:
         except Exception:
             self.g = backup
             raise
+
+    def apply_explicit(self, action: int, payment: dict[int, int] | None = None,
+                       data: tuple | None = None) -> None:
+        """Lower-level entry point for importers (solver/rules/notation.py): apply ``action``
+        paying exactly the named tiles ``payment`` ({good id: count}).
+
+        * ``OPTION``: the pending option frame is resolved with the building's option whose
+          data is ``data`` (None: option 0, place only), whether or not the engine would list
+          it as affordable; ``payment`` must cover that option's cost (exact goods, coins,
+          food/energy/points/distinct kinds, solver/rules/explicit.py), no ``PAY`` frame
+          follows. With profile ``explicit_payment_takes_all`` (quirk 17) every named tile is
+          taken, even beyond the cost and even for option 0; otherwise only what the cost uses.
+        * ``SETTLE``: the settlement's food and energy are paid with ``payment``.
+        * ``WORK_CONTRACT``: the fee is paid with ``payment`` (a wine or whiskey in it is a
+          present; otherwise its money must reach the fee); its coins go to the owner (with
+          ``contract_pennies_only`` only its 1-coin pieces, quirk 9).
+
+        Tiles not held are made up by the profile's change routine (``goods_payment_change``).
+        The state is unchanged if the move is illegal (RuleError). The move is recorded in
+        ``history()`` as a dict, since no action id carries a payment.
+        """
+        if self.g.done:
+            raise RuleError("the game is over: no action is legal")
+        try:
+            a = A.decode(action)
+        except ValueError as e:
+            raise RuleError(str(e)) from None
+        if a.kind not in ("OPTION", "SETTLE", "WORK_CONTRACT"):
+            raise RuleError(f"{a.kind} takes no explicit payment: use apply_action")
+        backup = copy.deepcopy(self.g)
+        self._explicit = {"payment": {int(k): v for k, v in (payment or {}).items() if v},
+                          "data": data}
+        try:
+            self._apply(a)
+            self.g.history.append({"action": action, "data": _jsonable(data),
+                                   "payment": {str(k): v for k, v in
+                                               self._explicit["payment"].items()}})
+            self._advance()
+        except PaymentError as e:
+            self.g = backup
+            raise RuleError(str(e)) from None
+        except Exception:
+            self.g = backup
+            raise
+        finally:
+            self._explicit = None
+
+    def apply_extra(self, action: int) -> None:
+        """Importer entry point: an extra action (``CONVERT``, ``BUY_DISTRICT``, ``BUY_PLOT``;
+        RULES §8.2, D30) taken while a follow-up decision of the same turn is pending (a
+        prior's bonus use, a free use, a granted build, ...), as kennerspiel allows.
+
+        It is applied as at the turn (or settlement-turn) level below the pending frame, with
+        the same limits (one landscape purchase per round or turn), and the pending decision
+        stays open. Recorded in ``history()`` as ``{"extra": action}``.
+        """
+        if self.g.done:
+            raise RuleError("the game is over: no action is legal")
+        a = A.decode(action)
+        if a.kind not in ("CONVERT", "BUY_DISTRICT", "BUY_PLOT"):
+            raise RuleError(f"{a.kind} is not an extra action")
+        base = next((f for f in reversed(self.g.frames) if f["f"] in ("turn", "settle")), None)
+        if base is None and a.kind == "CONVERT":  # e.g. beside a solo neutral build
+            base = {"f": "none", "seat": self.current_player()}
+        if base is None or base["seat"] != self.current_player():
+            raise RuleError("extra actions are taken in your own turn (RULES §8.2)")
+        backup = copy.deepcopy(self.g)
+        try:
+            if a.kind == "CONVERT":
+                self._do_convert(base["seat"], a.flag)
+            else:
+                getattr(self, "_on_" + base["f"])(base, a)
+            self.g.history.append({"extra": action})
+        except Exception:
+            self.g = backup
+            raise
+
+    def _take_explicit(self, seat: int, payment: dict[int, int], cost: Cost | None) -> None:
+        """Check ``payment`` against ``cost`` and take it (all of it, or the needed part)."""
+        if cost is not None:
+            allocate(payment, cost)
+            if not self.profile.explicit_payment_takes_all:
+                payment = needed_part(payment, cost)
+        elif not self.profile.explicit_payment_takes_all:
+            payment = {}
+        take_named(self.g.owners[seat].goods, payment, self.profile.goods_payment_change)
+
+    def _pay_fee_explicit(self, seat: int, owner: int, payment: dict[int, int]) -> None:
+        """RULES §9 / NOTATION §6.8: a named work-contract payment."""
+        present = payment.get(G.WINE, 0) or payment.get(G.WHISKEY, 0)
+        if present and not self.profile.explicit_payment_takes_all:
+            payment = {G.WINE if payment.get(G.WINE) else G.WHISKEY: 1}
+        cost = None if present else Cost(coins=self.fee())
+        if cost is not None:
+            allocate(payment, cost)
+            if not self.profile.explicit_payment_takes_all:
+                payment = needed_part(payment, cost)
+        take_named(self.g.owners[seat].goods, payment, self.profile.goods_payment_change)
+        o = self.g.owners[owner]
+        if o.neutral:
+            return
+        if self.profile.contract_pennies_only:
+            o.goods[G.COIN] += payment.get(G.COIN, 0)
+        elif not present:
+            o.goods[G.COIN] += self.fee()
 
     def action_to_string(self, action: int) -> str:
         """Readable text of an action in this state's context."""
@@ -405,7 +512,7 @@ class State:
         kinds = [k for k in (LAY_BROTHER, PRIOR) if me.free_clergy(k) is not None]
         out = []
         for cell, bid in me.land.buildings():
-            if self.occupant(seat, cell) is None:
+            if self.occupant(seat, cell) is None or self.profile.use_ignores_occupied:
                 out += [A.make("USE", bid, flag=k) for k in kinds]
         return out
 
@@ -511,7 +618,8 @@ class State:
         if me.clergy[me.prior] is None:
             if self.profile.prior_bonus_any_building:
                 out += [A.make("USE_PRIOR", bid) for cell, bid in me.land.buildings()
-                        if self.occupant(f["user"], cell) is None]
+                        if self.occupant(f["user"], cell) is None
+                        or self.profile.use_ignores_occupied]
             else:
                 out.append(A.make("USE_PRIOR", f["b"]))
         return out
@@ -598,7 +706,7 @@ class State:
     def _legal_settle(self, f) -> list[int]:
         seat = f["seat"]
         out = [A.make("COMMIT")]
-        if not f["bought"] and not f["settled"]:
+        if not f["bought"] and (not f["settled"] or self.profile.land_after_settle):
             out += self._legal_land(seat, free=False)
         if not f["settled"]:
             out += self._legal_settlements(seat)
@@ -652,7 +760,7 @@ class State:
         cell = me.land.find(a.building)
         if cell is None:
             raise RuleError(f"cannot use {a.building}: it is not on your landscape")
-        if self.occupant(seat, cell) is not None:
+        if self.occupant(seat, cell) is not None and not self.profile.use_ignores_occupied:
             raise RuleError(f"cannot use {a.building}: a clergyman already stands on it "
                             "(RULES §8.1)")
         ci = me.free_clergy(a.flag)
@@ -680,7 +788,7 @@ class State:
             raise RuleError(f"cannot hire {a.building}: it is not built on another landscape")
         self._contract(seat, where, a)
 
-    def _contract(self, seat: int, where: _Where, a: Action, payment=None) -> None:
+    def _contract(self, seat: int, where: _Where, a: Action) -> None:
         """RULES §9: pay first, the owner places one of its clergymen, then the hirer uses it.
 
         A player owner with both kinds free chooses which (a ``choose_clergy`` frame); with one
@@ -697,8 +805,8 @@ class State:
         elif owner.all_placed():
             raise RuleError(f"cannot hire {a.building}: its owner has placed all its clergymen "
                             "(RULES §9)")
-        if payment is not None:
-            self._pay_fee_explicit(seat, where.owner, payment)
+        if self._explicit is not None:
+            self._pay_fee_explicit(seat, where.owner, self._explicit["payment"])
         else:
             self._pay_fee(seat, a.extra, where.owner)
         loc = (where.owner, where.col, where.row)
@@ -865,6 +973,8 @@ class State:
 
     def _on_option(self, f, a: Action) -> None:
         self._expect(a, ("OPTION",), f"choose how to use {f['b']} (OPTION)")
+        if self._explicit is not None:
+            return self._on_option_explicit(f)
         opts = self._options(f)
         if not 0 <= a.flag < len(opts):
             raise RuleError(f"{f['b']} has no option {a.flag} here (it has {len(opts)})")
@@ -883,6 +993,25 @@ class State:
                                   "last": -1, "paid": [], "then": then})
         else:
             self._continue(then)
+
+    def _on_option_explicit(self, f) -> None:
+        """apply_explicit on an option frame: the option by its data, the named payment."""
+        data = self._explicit["data"]
+        payment = self._explicit["payment"]
+        self.g.frames.pop()
+        if data is None:
+            self._take_explicit(f["user"], payment, None)
+            return
+        u = self.use_of(f)
+        want = _jsonable(data)
+        for opt in EFFECTS[BUILDINGS[f["b"]].effect].options(u):
+            if _jsonable(opt.data) == want:
+                break
+        else:
+            raise RuleError(f"{f['b']} {BUILDINGS[f['b']].name} has no option {data!r} here")
+        self._take_explicit(f["user"], payment, opt.cost)
+        self._continue({"do": "resolve", "user": f["user"], "b": f["b"], "loc": f["loc"],
+                        "via": f["via"], "chain": f["chain"], "data": list(opt.data)})
 
     def _continue(self, then: dict) -> None:
         if then["do"] == "resolve":
@@ -932,8 +1061,9 @@ class State:
                             "(RULES §8.1.3)")
         me = self.g.owners[f["user"]]
         cell = me.land.find(a.building)
-        if me.clergy[me.prior] is not None or cell is None or \
-                self.occupant(f["user"], cell) is not None:
+        if me.clergy[me.prior] is not None or cell is None or (
+                self.occupant(f["user"], cell) is not None
+                and not self.profile.use_ignores_occupied):
             raise RuleError(f"the prior cannot go to {a.building} now")
         me.clergy[me.prior] = [f["user"], cell[0], cell[1]]
         self._push_option(f["user"], a.building, (f["user"], cell[0], cell[1]), "clergy", [])
@@ -1000,7 +1130,7 @@ class State:
             self.g.frames.pop()
             return
         if a.kind in ("BUY_DISTRICT", "BUY_PLOT"):
-            if f["bought"] or f["settled"]:
+            if f["bought"] or (f["settled"] and not self.profile.land_after_settle):
                 raise RuleError("in a settlement phase you may buy one landscape, before your "
                                 "settlement (RULES §11.2)")
             self._buy_land(seat, a, free=False)
@@ -1025,6 +1155,11 @@ class State:
             raise RuleError(f"cannot settle {s} at {cell}: it needs an empty "
                             f"{'/'.join(sorted(s.terrain))} space (RULES §11.3)")
         cost = Cost(food=s.food, energy2=2 * s.energy)
+        if self._explicit is not None:
+            self._take_explicit(seat, self._explicit["payment"], cost)
+            me.settlements.remove(sid)
+            self._place_settlement(seat, sid, cell)
+            return
         if not affordable(me.goods, cost, False):
             raise RuleError(f"cannot settle {s}: it costs {cost.describe()} (RULES §11.3)")
         me.settlements.remove(sid)
@@ -1117,6 +1252,13 @@ class State:
         if k == "CHOOSE_CLERGY":
             return "CHOOSE_CLERGY " + ("prior" if a.flag == PRIOR else "lay brother")
         return k
+
+
+def _jsonable(x):
+    """Tuples to lists, recursively (option data compared as JSON)."""
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(i) for i in x]
+    return x
 
 
 def _bname(bid: str | None) -> str:

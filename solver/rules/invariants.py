@@ -52,7 +52,8 @@ def check_invariants(state) -> None:
 def _stacked_ok(state, key) -> bool:
     # a neutral clergyman may stay under a covering building; in the bonus round a prior may
     # join any building, occupied or not (RULES §12); never two on one space otherwise
-    return state.g.bonus_round
+    # (kennerspiel quirk 12: its USE stacks a clergyman onto an occupied building)
+    return state.g.bonus_round or state.profile.use_ignores_occupied
 
 
 def _check_land(o, who: str) -> None:

@@ -93,6 +93,10 @@ class RuleProfile:
     # even beyond what the building converts, with no change; otherwise only what the chosen
     # option costs is taken from it
     explicit_payment_takes_all: bool = False
+    # quirk 8 (change-making) / NOTATION §7: building income of 5 or more coins arrives as
+    # "pennies" (1-coin pieces, score-neutral choice) or as "nickels" (5-coin pieces plus the
+    # rest, as kennerspiel pays the converters listed in effects._NICKEL_INCOME)
+    coin_income: str = "pennies"
     # quirk 18 / buildings.md: per-card kennerspiel defects
     windmill_unchecked_grain: bool = False  # F04: grain named need not be held
     cloister_church_without_wine: bool = False  # F24: bread alone pays out (2 wine assumed)
@@ -136,6 +140,7 @@ KENNERSPIEL = replace(
     use_ignores_occupied=True,
     solo_settle_skips_terrain=True,
     explicit_payment_takes_all=True,
+    coin_income="nickels",
     windmill_unchecked_grain=True,
     cloister_church_without_wine=True,
     shipyard_uncapped=True,

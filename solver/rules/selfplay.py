@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .game import State, new_initial_state
-from .invariants import check_invariants
+from .invariants import InvariantError, check_invariants
 
 TAIL = 10  # actions shown in an error message
 MAX_STEPS = 20_000  # random games end after ~200-300 steps; far more means the game never ends
@@ -59,8 +59,8 @@ def random_game(variant: str, seed: int, profile: str = "rulebook", check: bool 
         lines = [f"{variant} seed {seed} (profile {profile}): {what} at step {step}",
                  f"last {len(tail)} actions (step: id text):"] + [f"  {t}" for t in tail]
         if state is not None:
-            lines.append("replay: random_game(%r, %d, profile=%r) or the history of %d ids"
-                         % (variant, seed, profile, len(state.history())))
+            lines.append(f"replay: random_game({variant!r}, {seed}, profile={profile!r}); "
+                         f"{len(state.history())} actions were applied")
         if exc is not None:
             lines.append("".join(traceback.format_exception(exc)).rstrip())
         return SelfPlayError("\n".join(lines), variant, seed, step, list(tail))
@@ -83,8 +83,8 @@ def random_game(variant: str, seed: int, profile: str = "rulebook", check: bool 
                 check_invariants(state)
     except SelfPlayError:
         raise
-    except Exception as e:  # noqa: BLE001 - every failure is reported with its context
-        what = "invariant broken" if type(e).__name__ == "InvariantError" else "exception"
+    except Exception as e:  # every failure is reported with its context
+        what = "invariant broken" if isinstance(e, InvariantError) else "exception"
         raise fail(f"{what}: {type(e).__name__}: {e}", e) from e
     return state, step
 
