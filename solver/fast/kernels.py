@@ -164,14 +164,29 @@ def is_building(code):
 
 
 @njit(cache=True)
+def _cloister_at(W, TB, col, row):
+    y = cell_index(col, row)
+    if y < 0:
+        return False
+    t = W[L.TERR + y]
+    if t == L.T_NONE or t == L.T_FILLER:
+        return False
+    c = W[L.GRID + y]
+    return is_building(c) and TB[c - L.C_BUILDING, BC_CLOISTER] == 1
+
+
+@njit(cache=True)
 def touches_cloister(W, TB, x):
-    nb = np.empty(5, dtype=np.int64)
-    n = neighbours(W, x, nb)
-    for i in range(n):
-        c = W[L.GRID + nb[i]]
-        if is_building(c) and TB[c - L.C_BUILDING, BC_CLOISTER] == 1:
-            return True
-    return False
+    col = cell_col(x)
+    row = cell_row(x)
+    if col == 5:
+        return (_cloister_at(W, TB, 5, row - 1) or _cloister_at(W, TB, 5, row + 1)
+                or _cloister_at(W, TB, 4, row) or _cloister_at(W, TB, 6, row)
+                or _cloister_at(W, TB, 6, row - 1))
+    if col == 6:
+        return _cloister_at(W, TB, 5, row) or _cloister_at(W, TB, 5, row + 1)
+    return (_cloister_at(W, TB, col, row - 1) or _cloister_at(W, TB, col, row + 1)
+            or _cloister_at(W, TB, col - 1, row) or _cloister_at(W, TB, col + 1, row))
 
 
 @njit(cache=True)
@@ -1303,11 +1318,14 @@ def resolve(W, TB, TW, TM, TL, b, loc, data):
 
 
 @njit(cache=True)
-def valid_options(W, TB, TG, TM, b, loc, out):
-    """Canonical options (1-based; 0 always) legal for using b now, deduplicated by data."""
-    data = np.zeros(4, dtype=np.int64)
-    cost = np.zeros(COST_SIZE, dtype=np.int64)
-    seen = np.zeros((64, 4), dtype=np.int64)
+def valid_options(W, TB, TG, TM, b, loc, out, work):
+    """Canonical options (1-based; 0 always) legal for using b now, deduplicated by data.
+
+    ``work`` is scratch space of at least 4 + COST_SIZE + 4 * 64 ints.
+    """
+    data = work[0:4]
+    cost = work[4:4 + COST_SIZE]
+    seen = work[4 + COST_SIZE:4 + COST_SIZE + 4 * 64]
     n = 0
     out[n] = 0
     n += 1
@@ -1319,13 +1337,14 @@ def valid_options(W, TB, TG, TM, b, loc, out):
             continue
         dup = False
         for i in range(nseen):
-            if (seen[i, 0] == data[0] and seen[i, 1] == data[1] and seen[i, 2] == data[2]
-                    and seen[i, 3] == data[3]):
+            if (seen[4 * i] == data[0] and seen[4 * i + 1] == data[1]
+                    and seen[4 * i + 2] == data[2] and seen[4 * i + 3] == data[3]):
                 dup = True
                 break
         if dup:
             continue
-        seen[nseen, :] = data
+        for j in range(4):
+            seen[4 * nseen + j] = data[j]
         nseen += 1
         out[n] = o
         n += 1
@@ -1355,8 +1374,16 @@ def do_option(W, TB, TG, TO, TW, TM, TL, b, loc, o):
 def build_actions(W, TB, TG, out, n):
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     money = coin_value(g)
-    cloister_ok = -1  # per-space cloister adjacency, computed on first need
-    touch = np.zeros(L.N_CELLS, dtype=np.int8)
+    free = np.empty(L.N_CELLS, dtype=np.int64)  # empty buildable spaces, row-major
+    nfree = 0
+    for x in range(L.N_CELLS):
+        t = W[L.TERR + x]
+        if t != L.T_NONE and t != L.T_FILLER and W[L.GRID + x] == L.C_EMPTY:
+            free[nfree] = x
+            nfree += 1
+    if nfree == 0:
+        return n
+    touch = np.full(nfree, -1, dtype=np.int64)  # cloister adjacency, computed on first need
     for b in range(L.N_BUILDINGS):
         if W[L.STATUS + b] != L.S_DISPLAY:
             continue
@@ -1365,20 +1392,15 @@ def build_actions(W, TB, TG, out, n):
             continue
         mask = TB[b, BC_TERR]
         cl = TB[b, BC_CLOISTER] == 1
-        if cl and cloister_ok < 0:
-            cloister_ok = 1
-            for x in range(L.N_CELLS):
-                t = W[L.TERR + x]
-                if t != L.T_NONE and W[L.GRID + x] == L.C_EMPTY and touches_cloister(W, TB, x):
-                    touch[x] = 1
-        for x in range(L.N_CELLS):
-            t = W[L.TERR + x]
-            if t == L.T_NONE or t == L.T_FILLER or W[L.GRID + x] != L.C_EMPTY:
+        for i in range(nfree):
+            x = free[i]
+            if (mask >> W[L.TERR + x]) & 1 == 0:
                 continue
-            if (mask >> t) & 1 == 0:
-                continue
-            if cl and touch[x] == 0:
-                continue
+            if cl:
+                if touch[i] < 0:
+                    touch[i] = 1 if touches_cloister(W, TB, x) else 0
+                if touch[i] == 0:
+                    continue
             out[n] = BUILD0 + L.N_CELLS * b + x
             n += 1
     return n
@@ -1534,16 +1556,17 @@ def legal_unsorted(W, TB, TS, TG, TL, TM, out):
     elif kind == L.K_OPTION or kind == L.K_PRIOR_BONUS:
         b = W[fb + L.F_B]
         loc = W[fb + L.F_LOC]
-        opts = np.empty(64, dtype=np.int64)
+        opts = out[MAX_LEGAL - 512:MAX_LEGAL - 448]
+        work = out[MAX_LEGAL - 448:]
         if kind == L.K_OPTION:
-            m = valid_options(W, TB, TG, TM, b, loc, opts)
+            m = valid_options(W, TB, TG, TM, b, loc, opts, work)
         else:
             out[n] = END
             n += 1
             m = 0
             if W[L.CLERGY + 2] == -1:
                 W[L.CLERGY + 2] = loc
-                m = valid_options(W, TB, TG, TM, b, loc, opts)
+                m = valid_options(W, TB, TG, TM, b, loc, opts, work)
                 W[L.CLERGY + 2] = -1
         for i in range(m):
             out[n] = OPT0 + opts[i]
@@ -1876,6 +1899,25 @@ def surely_a_choice(W):
 
 
 @njit(cache=True)
+def surely_forced(W, TL):
+    """Cheap sufficient test that END is the only legal action (a turn after its main
+    action with no landscape purchase and no conversion possible)."""
+    fb = top(W)
+    if W[fb + L.F_KIND] != L.K_SLOT or W[fb + L.F_AUX] & 1 == 0:
+        return False
+    if W[L.GOODS + WINE] > 0 or W[L.GOODS + WHISKEY] > 0:
+        return False
+    if W[L.BOUGHT]:
+        return True
+    money = coin_value(W[L.GOODS:L.GOODS + L.N_GOODS])
+    if W[L.NDIST] < 9 and money >= TL[LAND_DPRICE + W[L.NDIST]]:
+        return False
+    if W[L.NPLOT] < 9 and money >= TL[LAND_PPRICE + W[L.NPLOT]]:
+        return False
+    return True
+
+
+@njit(cache=True)
 def step(W, TB, TS, TG, TO, TW, TL, TF, TM, cid, scratch):
     """Apply a canonical action, advance the flow, and take any forced END."""
     raw_step(W, TB, TS, TG, TO, TW, TL, TM, cid)
@@ -1883,9 +1925,10 @@ def step(W, TB, TS, TG, TO, TW, TL, TF, TM, cid, scratch):
     while W[L.DONE] == 0:
         if surely_a_choice(W):
             break
-        n = legal_unsorted(W, TB, TS, TG, TL, TM, scratch)
-        if n != 1 or scratch[0] != END:
-            break
+        if not surely_forced(W, TL):
+            n = legal_unsorted(W, TB, TS, TG, TL, TM, scratch)
+            if n != 1 or scratch[0] != END:
+                break
         raw_step(W, TB, TS, TG, TO, TW, TL, TM, END)
         advance(W, TB, TF)
 

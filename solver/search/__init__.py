@@ -1,0 +1,1 @@
+"""Search on the fast solo engine: beam search, MCTS, evaluation, result records."""

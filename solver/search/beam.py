@@ -1,0 +1,373 @@
+"""Beam search over the canonical action space on the fast engine.
+
+One beam layer is one step of the game's flow: every state in the beam is expanded by a
+depth-first search over all of its decisions until the flow moves on (a turn ends, a
+settlement turn ends, the neutral has built). Each such end state is a child; children are
+deduplicated by a hash of their state, scored by :func:`solver.search.evaluation.evaluate`
+(score so far plus the potential of goods, settlement cards and space), and the best
+``width`` are kept. The best finished line seen is kept throughout (anytime), so a search
+stopped by its time limit still returns its best complete line, finished greedily if needed.
+
+Inside a turn the expansion follows a **search policy** that trims choices the evaluation
+cannot tell apart, to keep a layer affordable (documented here because it bounds what the
+search can find; the canonical action space itself is not trimmed):
+
+* a building is offered on at most ``BUILD_CELLS`` spaces: the first in row order and the
+  one beside the most settlement dwelling value;
+* a settlement on at most ``SETTLE_CELLS`` spaces, those with the best neighbours;
+* fell trees / cut peat take the first card in row order, with whichever of the indicator and
+  the joker yields more;
+* a work contract pays coins when it can, else the drink;
+* at most one conversion per turn, and land is bought only before the main action;
+* the neutral player builds by a fixed policy: the first empty space it may use, else it
+  covers its building of the lowest economic value.
+
+Deterministic: the same arguments give the same line (ties are broken by state hash; the
+seed perturbs evaluation ties only).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit, prange
+
+from solver.fast import kernels as K
+from solver.fast import layout as L
+from solver.fast.engine import FastEngine
+from solver.fast.tables import BC_DWELL, BC_ECON
+
+from .evaluation import WEIGHTS, evaluate
+
+MAXD = 40
+BUILD_CELLS = 2
+SETTLE_CELLS = 3
+KEEP_PER_PARENT = 64
+
+
+# ===== the search policy inside a turn ==========================================================
+
+@njit(cache=True)
+def _adjacent_dwelling(W, TB, TS, x):
+    nb = np.empty(5, dtype=np.int64)
+    m = K.neighbours(W, x, nb)
+    v = 0
+    for i in range(m):
+        y = nb[i]
+        c = W[L.GRID + y]
+        if W[L.TERR + y] == L.T_WATER and c == L.C_EMPTY:
+            v += 3
+        v += K.dwelling_of(TB, TS, c)
+    return v
+
+
+@njit(cache=True)
+def _adjacent_settlements(W, x):
+    nb = np.empty(5, dtype=np.int64)
+    m = K.neighbours(W, x, nb)
+    v = 0
+    for i in range(m):
+        if W[L.GRID + nb[i]] >= L.C_SETTLEMENT:
+            v += 1
+    return v
+
+
+@njit(cache=True)
+def policy_filter(W, TB, TS, TW, acts, n, converted, out):
+    """Trim the legal actions of a state to the search policy (module docstring)."""
+    fb = K.top(W)
+    kind = W[fb + L.F_KIND]
+    m = 0
+    if kind == L.K_NEUTRAL_BUILD:
+        best = -1
+        bestv = 1 << 30
+        for i in range(n):
+            x = acts[i] - K.NBUILD0
+            c = W[L.NGRID + x]
+            v = -1 if c == L.C_EMPTY else TB[c - L.C_BUILDING, BC_ECON]
+            if v < bestv:
+                bestv = v
+                best = acts[i]
+        out[0] = best
+        return 1
+    main_used = kind == L.K_SLOT and (W[fb + L.F_AUX] & 1) == 1
+    last_b = -1
+    kept = 0
+    best_b_x = -1
+    for i in range(n):
+        a = acts[i]
+        if a == K.CONVERT_WINE or a == K.CONVERT_WHISKEY:
+            if converted or main_used:
+                continue
+        elif a >= K.DISTRICT0:
+            if main_used:
+                continue
+        elif K.CONTRACT0 <= a < K.FREE0:
+            f = (a - K.CONTRACT0) % 2
+            if f == 1 and i > 0 and acts[i - 1] == a - 1:
+                continue  # coins possible: skip the drink
+        elif K.FELL0 <= a < K.BUILD0:
+            base = K.FELL0 if a < K.CUT0 else K.CUT0
+            x, j = divmod(a - base, 2)
+            # first feature cell only
+            first = True
+            for k in range(i):
+                b2 = acts[k]
+                if (base == K.FELL0 and K.FELL0 <= b2 < K.CUT0) or \
+                        (base == K.CUT0 and K.CUT0 <= b2 < K.BUILD0):
+                    if (b2 - base) // 2 != x:
+                        first = False
+            if not first:
+                continue
+            # the better source when both are offered
+            t = K.T_WOOD if base == K.FELL0 else K.T_PEAT
+            other = a + 1 if j == 0 else a - 1
+            has_other = False
+            for k in range(n):
+                if acts[k] == other:
+                    has_other = True
+            if has_other:
+                own = K.token_yield(W, TW, t)
+                jok = K.token_yield(W, TW, K.T_JOKER)
+                if (j == 0 and jok > own) or (j == 1 and jok <= own):
+                    continue
+        elif K.BUILD0 <= a < K.SETTLE0:
+            b, x = divmod(a - K.BUILD0, L.N_CELLS)
+            if b != last_b:
+                last_b = b
+                kept = 0
+                # the cell beside the most settlement dwelling, if any
+                best_b_x = -1
+                bestv = 0
+                for k in range(i, n):
+                    a2 = acts[k]
+                    if a2 >= K.SETTLE0 or (a2 - K.BUILD0) // L.N_CELLS != b:
+                        break
+                    x2 = (a2 - K.BUILD0) % L.N_CELLS
+                    v = _adjacent_settlements(W, x2) * TB[b, BC_DWELL]
+                    if v > bestv:
+                        bestv = v
+                        best_b_x = x2
+            if x != best_b_x:
+                if kept >= BUILD_CELLS - (1 if best_b_x >= 0 else 0):
+                    continue
+                kept += 1
+        elif K.SETTLE0 <= a < K.DISTRICT0:
+            s, x = divmod(a - K.SETTLE0, L.N_CELLS)
+            v = _adjacent_dwelling(W, TB, TS, x)
+            better = 0
+            for k in range(n):
+                a2 = acts[k]
+                if K.SETTLE0 <= a2 < K.DISTRICT0 and (a2 - K.SETTLE0) // L.N_CELLS == s:
+                    x2 = (a2 - K.SETTLE0) % L.N_CELLS
+                    v2 = _adjacent_dwelling(W, TB, TS, x2)
+                    if v2 > v or (v2 == v and x2 < x):
+                        better += 1
+            if better >= SETTLE_CELLS:
+                continue
+        out[m] = a
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def state_hash(W):
+    h = np.uint64(1469598103934665603)
+    for i in range(L.W_SIZE):
+        h ^= np.uint64(W[i] & 0xFFFFFFFF)
+        h *= np.uint64(1099511628211)
+    return h
+
+
+@njit(cache=True)
+def expand(W0, TB, TS, TG, TO, TW, TL, TF, TM, weights, keep, paths, lens, evals, hashes,
+           noise):
+    """All end-of-flow-step children of W0 under the policy; keep the best ``keep``.
+
+    Writes up to ``keep`` children (action path, length, evaluation, hash) and returns their
+    number.
+    """
+    step0 = W0[L.STEP]
+    stackW = np.empty((MAXD + 1, L.W_SIZE), dtype=np.int64)
+    acts = np.empty((MAXD + 1, K.MAX_LEGAL), dtype=np.int64)
+    raw = np.empty(K.MAX_LEGAL, dtype=np.int64)
+    scratch = np.empty(K.MAX_LEGAL, dtype=np.int64)
+    nacts = np.zeros(MAXD + 1, dtype=np.int64)
+    idx = np.zeros(MAXD + 1, dtype=np.int64)
+    conv = np.zeros(MAXD + 1, dtype=np.int64)
+    path = np.zeros(MAXD, dtype=np.int64)
+    count = 0
+    worst = 0
+    stackW[0, :] = W0
+    n = K.legal(stackW[0], TB, TS, TG, TL, TM, raw)
+    nacts[0] = policy_filter(stackW[0], TB, TS, TW, raw, n, 0, acts[0])
+    d = 0
+    while d >= 0:
+        if idx[d] >= nacts[d]:
+            d -= 1
+            continue
+        a = acts[d, idx[d]]
+        idx[d] += 1
+        stackW[d + 1, :] = stackW[d]
+        K.step(stackW[d + 1], TB, TS, TG, TO, TW, TL, TF, TM, a, scratch)
+        path[d] = a
+        Wc = stackW[d + 1]
+        c = conv[d] + (1 if (a == K.CONVERT_WINE or a == K.CONVERT_WHISKEY) else 0)
+        if Wc[L.STEP] != step0 or Wc[L.DONE] == 1 or d + 1 == MAXD:
+            ev = evaluate(Wc, TB, TS, weights) + noise * ((state_hash(Wc) % 1000) / 1000.0)
+            h = state_hash(Wc)
+            dup = -1
+            for k in range(count):
+                if hashes[k] == h:
+                    dup = k
+                    break
+            if dup >= 0:
+                continue
+            if count < keep:
+                slot = count
+                count += 1
+            else:
+                if ev <= evals[worst]:
+                    continue
+                slot = worst
+            paths[slot, : d + 1] = path[: d + 1]
+            lens[slot] = d + 1
+            evals[slot] = ev
+            hashes[slot] = h
+            if count == keep:
+                worst = 0
+                for k in range(1, count):
+                    if evals[k] < evals[worst]:
+                        worst = k
+            continue
+        d += 1
+        conv[d] = c
+        idx[d] = 0
+        n = K.legal(stackW[d], TB, TS, TG, TL, TM, raw)
+        nacts[d] = policy_filter(stackW[d], TB, TS, TW, raw, n, c, acts[d])
+    return count
+
+
+@njit(cache=True, parallel=True)
+def expand_all(parents, TB, TS, TG, TO, TW, TL, TF, TM, weights, keep, paths, lens, evals,
+               hashes, counts, noise):
+    """expand() for every parent, in parallel; parent p writes slots [p*keep, (p+1)*keep)."""
+    for p in prange(parents.shape[0]):
+        lo = p * keep
+        counts[p] = expand(parents[p], TB, TS, TG, TO, TW, TL, TF, TM, weights, keep,
+                           paths[lo:lo + keep], lens[lo:lo + keep], evals[lo:lo + keep],
+                           hashes[lo:lo + keep], noise)
+
+
+@njit(cache=True)
+def replay(W, TB, TS, TG, TO, TW, TL, TF, TM, path, n, scratch):
+    for i in range(n):
+        K.step(W, TB, TS, TG, TO, TW, TL, TF, TM, path[i], scratch)
+
+
+# ===== the beam ================================================================================
+
+@dataclass
+class SearchResult:
+    """The best line a search found."""
+
+    variant: str
+    score: tuple[int, int, int, int]  # total, goods, economic, dwelling
+    line: list[int]  # canonical action ids from the initial state
+    nodes: int  # children generated
+    layers: int
+    seconds: float
+    complete: bool = True
+    trace: list[dict] = field(default_factory=list)
+
+
+def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
+                time_limit: float | None = None, progress=None, keep: int = KEEP_PER_PARENT,
+                weights: np.ndarray | None = None) -> SearchResult:
+    """Beam search of width ``width``; returns the best complete line found."""
+    if width < 1:
+        raise ValueError("beam width must be at least 1")
+    e = FastEngine(variant)
+    w = WEIGHTS if weights is None else np.asarray(weights, dtype=np.float64)
+    noise = 1e-6 * (seed % 997 + 1)
+    t0 = time.perf_counter()
+    beam = e.initial_wide()[None, :].copy()
+    lines: list[list[int]] = [[]]
+    best: tuple | None = None  # (score tuple, line)
+    nodes = 0
+    layers = 0
+    scratch = np.zeros(K.MAX_LEGAL, dtype=np.int64)
+    complete = True
+    while True:
+        live = [i for i in range(len(beam)) if beam[i, L.DONE] == 0]
+        for i in range(len(beam)):
+            if beam[i, L.DONE]:
+                sc = e.score_wide(beam[i])
+                if best is None or sc[0] > best[0][0]:
+                    best = (sc, lines[i])
+        if not live:
+            break
+        if time_limit is not None and time.perf_counter() - t0 > time_limit:
+            complete = False
+            break
+        parents = beam[live]
+        P = len(live)
+        paths = np.zeros((P * keep, MAXD), dtype=np.int64)
+        lens = np.zeros(P * keep, dtype=np.int64)
+        evals = np.full(P * keep, -1e18)
+        hashes = np.zeros(P * keep, dtype=np.uint64)
+        counts = np.zeros(P, dtype=np.int64)
+        expand_all(parents, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, w, keep, paths,
+                   lens, evals, hashes, counts, noise)
+        slots = np.concatenate([np.arange(p * keep, p * keep + counts[p]) for p in range(P)])
+        nodes += len(slots)
+        # dedupe across parents by hash (keep the best), then the best `width`
+        order = np.lexsort((hashes[slots], -evals[slots]))
+        chosen = []
+        seen = set()
+        for k in order:
+            s = slots[k]
+            h = int(hashes[s])
+            if h in seen:
+                continue
+            seen.add(h)
+            chosen.append(s)
+            if len(chosen) == width:
+                break
+        new_beam = np.empty((len(chosen), L.W_SIZE), dtype=np.int64)
+        new_lines = []
+        for j, s in enumerate(chosen):
+            p = s // keep
+            W = parents[p].copy()
+            replay(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, paths[s], lens[s],
+                   scratch)
+            new_beam[j] = W
+            new_lines.append(lines[live[p]] + paths[s, : lens[s]].tolist())
+        beam, lines = new_beam, new_lines
+        layers += 1
+        if progress is not None:
+            progress(beam, layers)
+    seconds = time.perf_counter() - t0
+    if best is None or not complete:
+        # finish the best unfinished state greedily so the result is a complete line
+        i = int(np.argmax([evaluate(beam[i], e.TB, e.TS, w) for i in range(len(beam))]))
+        W = beam[i].copy()
+        line = list(lines[i])
+        while W[L.DONE] == 0:
+            paths = np.zeros((1, MAXD), dtype=np.int64)
+            lens = np.zeros(1, dtype=np.int64)
+            evals = np.full(1, -1e18)
+            hashes = np.zeros(1, dtype=np.uint64)
+            n = expand(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, w, 1, paths, lens,
+                       evals, hashes, noise)
+            assert n == 1
+            replay(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, paths[0], lens[0],
+                   scratch)
+            line += paths[0, : lens[0]].tolist()
+        sc = e.score_wide(W)
+        if best is None or sc[0] > best[0][0]:
+            best = (sc, line)
+    return SearchResult(variant, best[0], best[1], nodes, layers,
+                        time.perf_counter() - t0 if seconds is None else seconds, complete)

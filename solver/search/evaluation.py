@@ -1,0 +1,76 @@
+"""Evaluation of solo positions for search: the score so far plus what the position promises.
+
+``evaluate(W, ...)`` = the current score breakdown (goods + economic + dwelling, exactly as at
+game end) **plus** a potential term that looks past the current score:
+
+* **goods in stock** count at a point value per tile (``GOOD_VALUE``): raw goods are worth
+  what they typically turn into (stone into ornaments and buildings, clay into ceramics,
+  grain/malt into beer and whiskey, ...). Goods that already score (books, reliquaries, coins
+  in groups) are counted by the score itself, so their value here is only their extra use.
+  The potential fades linearly to zero over the game (``time_left``): at the end only the
+  score counts, early on resources are what wins.
+* **settlement cards in hand**: a settlement is worth points later (its economic and
+  dwelling value plus neighbours); each unbuilt card adds ``SETTLEMENT_HOPE`` x time left.
+* **space**: empty buildable spaces (``SPACE_VALUE`` each) and forest/moor cards
+  (``FEATURE_VALUE``, future wood/peat and Festival Ground points), because buildings and
+  settlements need room.
+
+The weights were set by hand from the card table and adjusted with short beam runs; they are
+plain numpy arrays passed into the kernel, so tuning never touches code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solver.fast import layout as L
+from solver.fast.kernels import score
+from solver.rules import goods as G
+
+# point value of one tile in stock, by good id (see module docstring)
+_GOOD_VALUE = {
+    G.WOOD: 0.8, G.WHISKEY: 1.0, G.GRAIN: 0.5, G.STRAW: 0.4, G.SHEEP: 0.8, G.MEAT: 1.5,
+    G.CLAY: 0.8, G.CERAMIC: 0.5, G.PEAT: 0.8, G.COAL: 1.3, G.COIN: 0.5, G.BOOK: 0.8,
+    G.NICKEL: 0.5, G.RELIQUARY: 0.5, G.STONE: 1.5, G.ORNAMENT: 0.5, G.GRAPES: 0.6,
+    G.WINE: 1.0, G.FLOUR: 0.6, G.BREAD: 1.2, G.MALT: 0.7, G.BEER: 2.0, G.WONDER: 0.0,
+}
+GOOD_VALUE = np.array([_GOOD_VALUE[g] for g in range(G.N_GOODS)], dtype=np.float64)
+SETTLEMENT_HOPE = 6.0
+SPACE_VALUE = 1.0
+FEATURE_VALUE = 0.5
+ROUNDS = 32.0
+
+# the weights as one array (kernel argument): [0:23] goods, then the three scalars
+WEIGHTS = np.concatenate([GOOD_VALUE, [SETTLEMENT_HOPE, SPACE_VALUE, FEATURE_VALUE]])
+
+
+@njit(cache=True)
+def evaluate(W, TB, TS, weights):
+    """Score so far plus the fading potential of goods, settlement cards and space."""
+    sc = np.zeros(4, dtype=np.int64)
+    score(W, TB, TS, sc)
+    if W[L.DONE]:
+        return float(sc[0])
+    left = max(0.0, (ROUNDS - W[L.ROUND] + 1.0) / ROUNDS)
+    pot = 0.0
+    for g in range(L.N_GOODS):
+        pot += weights[g] * W[L.GOODS + g]
+    cards = 0
+    for s in range(8):
+        if (W[L.SETTL] >> s) & 1:
+            cards += 1
+    pot += weights[23] * cards
+    space = 0
+    feats = 0
+    for x in range(L.N_CELLS):
+        t = W[L.TERR + x]
+        if t == L.T_NONE or t == L.T_FILLER or t == L.T_WATER:
+            continue
+        c = W[L.GRID + x]
+        if c == L.C_EMPTY:
+            space += 1
+        elif c == L.C_FOREST or c == L.C_MOOR:
+            feats += 1
+    pot += weights[24] * space + weights[25] * feats
+    return float(sc[0]) + left * pot
