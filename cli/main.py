@@ -192,8 +192,18 @@ def perft(variant: str, depth: int, split: bool, profile: str) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def replay(file: str, profile: str, as_json: bool) -> None:
-    """Replay a kennerspiel game record (../shared/games schema) and print the scores."""
+    """Replay a game record or an `ora-solve solo` result and print/confirm the scores.
+
+    FILE is a kennerspiel game record (../shared/games schema), or a results record written by
+    `ora-solve solo`: its line is replayed through the reference engine and the score
+    confirmed (exit 1 if it differs or a move is illegal).
+    """
     from solver.rules.notation import NotationError, RecordError, load_record, replay_summary
+    from solver.search import records
+
+    if _is_solo_record(file):
+        _replay_solo_record(file, as_json)
+        return
 
     try:
         record = load_record(file)
@@ -217,6 +227,123 @@ def replay(file: str, profile: str, as_json: bool) -> None:
     for seat, p in enumerate(result["players"]):
         click.echo(f"{seat:<5}{p['color']:<6}{p['total']:>6}{p['goods']:>7}{p['economic']:>9}"
                    f"{p['dwelling']:>9}")
+
+
+def _is_solo_record(file: str) -> bool:
+    try:
+        with open(file) as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return False
+    from solver.search.records import KIND
+
+    return isinstance(data, dict) and data.get("kind") == KIND
+
+
+def _replay_solo_record(file: str, as_json: bool) -> None:
+    from solver.search import records
+
+    try:
+        data = records.load_record(file)
+    except records.RecordError as e:
+        click.echo(f"replay: malformed results record: {e}", err=True)
+        sys.exit(2)
+    ok, message, score = records.verify_record(data)
+    if as_json:
+        click.echo(json.dumps({"confirmed": ok, "message": message, "recorded": data["score"],
+                               "replayed": score}))
+    else:
+        click.echo(f"{file}: {data['variant']}, {len(data['line'])} actions, recorded "
+                   f"{data['score']['total']} points")
+        click.echo(("replay: " if ok else "replay FAILED: ") + message)
+    if not ok:
+        sys.exit(1)
+
+
+@main.command()
+@click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
+@click.option("--beam", "beam", type=click.IntRange(min=1), default=None,
+              help="Beam search of this width (default 2000 when --mcts is not given).")
+@click.option("--mcts", "mcts", type=click.IntRange(min=1), default=None,
+              help="MCTS with this many simulations per decision.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Search seed.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Stop searching after this many seconds (best line so far, finished "
+                   "greedily).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Results record path (default: results/<variant>-<algo><N>-seed<S>.json).")
+@click.option("--json", "as_json", is_flag=True, help="Print the results record as JSON.")
+def solo(variant: str, beam: int | None, mcts: int | None, seed: int,
+         time_limit: float | None, out: str | None, as_json: bool) -> None:
+    """Search for a high-scoring solo line and write a replayable results record."""
+    if beam is not None and mcts is not None:
+        raise click.UsageError("choose one search: --beam W or --mcts N, not both")
+    from solver.search.solo import run_solo
+
+    argv = ["ora-solve", "solo", "--variant", variant]
+    if mcts is not None:
+        argv += ["--mcts", str(mcts)]
+    else:
+        argv += ["--beam", str(beam or 2000)]
+    argv += ["--seed", str(seed)]
+    if time_limit is not None:
+        argv += ["--time-limit", f"{time_limit:g}"]
+    record, path = run_solo(variant=variant, beam=beam, mcts=mcts, seed=seed,
+                            time_limit=time_limit, out=out, command=" ".join(argv),
+                            quiet=as_json)
+    if as_json:
+        click.echo(json.dumps(record))
+        return
+    sc = record["score"]
+    click.echo(f"\n{variant} solo, {record['algorithm']} {record['parameters']}, seed {seed}: "
+               f"{sc['total']} points (goods {sc['goods']}, economic {sc['economic']}, "
+               f"dwelling {sc['dwelling']}), {record['nodes']} nodes, "
+               f"{record['wall_seconds']} s")
+    for part in record["rounds"]:
+        click.echo(f"{part['when']}: " + "; ".join(part["actions"]))
+    click.echo(f"record written to {path}")
+
+
+@main.command()
+@click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Number of seeded random games.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game.")
+def selfcheck(variant: str, games: int, seed: int) -> None:
+    """Play random games in the fast and reference engines side by side, comparing every step."""
+    from tqdm import tqdm
+
+    from solver.fast import selfcheck as S
+
+    with tqdm(total=games, desc=f"selfcheck {variant}", unit="game", file=sys.stderr) as bar:
+        result = S.run(variant, games, seed, progress=bar.update)
+    for m in result.mismatches:
+        click.echo(str(m))
+        click.echo(f"selfcheck: {result.games} games, {result.steps} steps, "
+                   f"{len(result.mismatches)} mismatches")
+        sys.exit(1)
+    click.echo(f"selfcheck: {result.games} games, {result.steps} steps, 0 mismatches")
+
+
+@main.command()
+@click.option("--variant", type=click.Choice(VARIANTS), default="ireland", show_default=True,
+              help="Game variant.")
+@click.option("--games", type=click.IntRange(min=1), default=20000, show_default=True,
+              help="Fast-engine playouts to time.")
+@click.option("--reference-games", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Reference-engine playouts (the first of the same playouts).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first playout.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench(variant: str, games: int, reference_games: int, seed: int, as_json: bool) -> None:
+    """Random-playout speed of the fast engine vs the reference engine, in one run."""
+    from solver.fast import bench as B
+
+    r = B.run(variant, games, reference_games, seed)
+    if as_json:
+        click.echo(json.dumps(r))
+        return
+    for k, v in r.items():
+        click.echo(f"{k:<26}{v}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,134 @@
+"""Results records: the replayable JSON file a search writes to ``results/``.
+
+A record holds everything needed to check and reproduce a found line: the command, git commit,
+package/numba/numpy versions, rule profile (name and every field), search parameters and seed,
+nodes expanded, wall time, the score breakdown, and the full line as canonical action ids and
+as readable text grouped round by round. :func:`verify_record` replays the line through the
+**reference** engine and confirms the score.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+from importlib import metadata
+from pathlib import Path
+
+from solver.rules import canonical as C
+from solver.rules.profile import RULEBOOK
+
+KIND = "ora-solve solo line"
+FORMAT = 1
+
+
+class RecordError(ValueError):
+    """A results file that is not a valid record (message names the problem)."""
+
+
+def git_commit(cwd: str | Path | None = None) -> str:
+    """The current git commit (with '-dirty' if the tree has changes), or 'unknown'."""
+    try:
+        sha = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                             cwd=cwd, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, cwd=cwd, check=True).stdout
+        return sha + ("-dirty" if dirty.strip() else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def versions() -> dict:
+    out = {"python": platform.python_version()}
+    for pkg in ("ora-solve", "numba", "numpy"):
+        try:
+            out[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            out[pkg] = "not installed"
+    return out
+
+
+def readable_line(variant: str, line: list[int]) -> list[dict]:
+    """The line replayed through the reference engine, as text grouped by round."""
+    state = C.canonical_initial_state(variant)
+    rounds: list[dict] = []
+    for cid in line:
+        label = f"round {state.round}" + (f", settlement {state.g.phase}"
+                                          if state.frame and state.frame["f"] in
+                                          ("settle", "neutral_build", "neutral_contract")
+                                          else "")
+        text = C.canonical_to_string(state, cid)
+        if not rounds or rounds[-1]["when"] != label:
+            rounds.append({"when": label, "actions": []})
+        rounds[-1]["actions"].append(text)
+        C.apply_canonical(state, cid)
+    return rounds
+
+
+def make_record(*, command: str, variant: str, algorithm: str, params: dict, seed: int,
+                nodes: int, seconds: float, score: tuple, line: list[int]) -> dict:
+    """Build a results record (verifies nothing; see verify_record)."""
+    total, goods, economic, dwelling = (int(v) for v in score)
+    return {
+        "kind": KIND,
+        "format": FORMAT,
+        "command": command,
+        "commit": git_commit(Path(__file__).resolve().parent),
+        "versions": versions(),
+        "variant": variant,
+        "profile": RULEBOOK.name,
+        "profile_fields": RULEBOOK.describe(),
+        "algorithm": algorithm,
+        "parameters": params,
+        "seed": seed,
+        "nodes": int(nodes),
+        "wall_seconds": round(float(seconds), 2),
+        "score": {"total": total, "goods": goods, "economic": economic, "dwelling": dwelling},
+        "line": [int(a) for a in line],
+        "rounds": readable_line(variant, line),
+    }
+
+
+def load_record(path: str | Path) -> dict:
+    """Read and check the shape of a record (RecordError naming the problem)."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{path} is not JSON: {e.msg} at line {e.lineno}") from None
+    if not isinstance(data, dict) or data.get("kind") != KIND:
+        raise RecordError(f"{path} is not an ora-solve solo line record (no kind {KIND!r})")
+    for key, typ in (("variant", str), ("line", list), ("score", dict)):
+        if not isinstance(data.get(key), typ):
+            raise RecordError(f"{path}: field {key!r} is missing or not a {typ.__name__}")
+    if data["variant"] not in ("ireland", "france"):
+        raise RecordError(f"{path}: unknown variant {data['variant']!r}")
+    if not all(isinstance(a, int) for a in data["line"]):
+        raise RecordError(f"{path}: field 'line' must be a list of integer action ids")
+    for k in ("total", "goods", "economic", "dwelling"):
+        if not isinstance(data["score"].get(k), int):
+            raise RecordError(f"{path}: score field {k!r} is missing or not an integer")
+    return data
+
+
+def verify_record(data: dict) -> tuple[bool, str, dict]:
+    """Replay a record's line through the reference engine.
+
+    Returns (ok, message, replayed score dict). Not ok if an action is illegal, the game does
+    not end, or the score differs from the record's.
+    """
+    state = C.canonical_initial_state(data["variant"])
+    for i, cid in enumerate(data["line"]):
+        if state.is_terminal():
+            return False, f"action {i} ({cid}): the game is already over", {}
+        try:
+            C.apply_canonical(state, cid)
+        except Exception as e:  # RuleError, or a malformed id
+            return False, f"action {i} ({cid}, {C.describe_id(cid)}) is illegal: {e}", {}
+    sc = state.score()[0].as_dict()
+    if not state.is_terminal():
+        return False, f"the line ends in round {state.round} before the game is over", sc
+    if sc != data["score"]:
+        return False, f"replayed score {sc} differs from the recorded {data['score']}", sc
+    return True, f"confirmed: {sc['total']} points", sc

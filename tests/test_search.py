@@ -1,0 +1,162 @@
+"""Search: beam and MCTS on tiny budgets, results records, and every record in results/."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from solver.fast.engine import FastEngine
+from solver.search import records
+from solver.search.beam import beam_search
+from solver.search.mcts import MCTS, Game, mcts_search
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+
+
+@pytest.mark.parametrize("variant", ["ireland", "france"])
+def test_small_beam_beats_random_play(variant):
+    e = FastEngine(variant)
+    random_best = max(e.rollout(e.initial(), s)[0] for s in range(50))
+    result = beam_search(variant, width=4)
+    assert result.score[0] > random_best
+    assert result.score[0] == sum(result.score[1:])
+
+
+def test_beam_is_deterministic():
+    a = beam_search("france", width=3, seed=5)
+    b = beam_search("france", width=3, seed=5)
+    assert a.line == b.line and a.score == b.score
+
+
+def test_beam_line_replays_on_the_reference_engine():
+    r = beam_search("ireland", width=3)
+    rec = records.make_record(command="test", variant="ireland", algorithm="beam",
+                              params={"width": 3}, seed=0, nodes=r.nodes, seconds=r.seconds,
+                              score=r.score, line=r.line)
+    ok, message, score = records.verify_record(rec)
+    assert ok, message
+    assert score["total"] == r.score[0]
+
+
+def test_beam_with_a_time_limit_still_returns_a_complete_line():
+    r = beam_search("ireland", width=50, time_limit=0.01)
+    assert not r.complete
+    rec = records.make_record(command="test", variant="ireland", algorithm="beam",
+                              params={}, seed=0, nodes=r.nodes, seconds=r.seconds,
+                              score=r.score, line=r.line)
+    assert records.verify_record(rec)[0]
+
+
+class TwoWays(Game):
+    """A hand-built game of two moves: after action 1 every line scores 12; after action 2
+    lines score 0-9, but three of the ten score 30. The better continuation is 2 (its best
+    line is worth 30), although its average is about the same."""
+
+    def legal(self, s):
+        return [1, 2] if s == () else list(range(10))
+
+    def step(self, s, a):
+        return s + (a,)
+
+    def terminal(self, s):
+        return len(s) == 2
+
+    def reward(self, s):
+        if s[0] == 1:
+            return 12.0
+        return 30.0 if s[1] in (2, 5, 8) else float(s[1])
+
+    def rollout(self, s, rng):
+        while not self.terminal(s):
+            s = self.step(s, rng.choice(self.legal(s)))
+        return self.reward(s)
+
+    def key(self, s):
+        return s
+
+
+def test_mcts_picks_the_continuation_with_the_better_best_line():
+    m = MCTS(TwoWays(), seed=3)
+    assert m.search((), 400) == 2  # max backup: a line worth 30 beats a sure 12
+    root = m.nodes[()]
+    assert m.nodes[root.children[2]].best == 30.0
+
+
+def test_mcts_prefers_the_better_side_when_no_outlier():
+    class NoOutlier(TwoWays):
+        def reward(self, s):
+            return 10.0 + s[1] if s[0] == 1 else float(s[1])
+
+    assert MCTS(NoOutlier(), seed=1).search((), 300) == 1
+
+
+def test_mcts_plays_a_legal_solo_game():
+    r = mcts_search("france", budget=2, seed=1)
+    rec = records.make_record(command="test", variant="france", algorithm="mcts",
+                              params={"simulations_per_decision": 2}, seed=1, nodes=r.nodes,
+                              seconds=r.seconds, score=r.score, line=r.line)
+    assert records.verify_record(rec)[0]
+
+
+def test_verify_record_rejects_a_wrong_score_and_an_illegal_move(tmp_path):
+    r = beam_search("ireland", width=2)
+    rec = records.make_record(command="test", variant="ireland", algorithm="beam",
+                              params={}, seed=0, nodes=r.nodes, seconds=r.seconds,
+                              score=r.score, line=r.line)
+    bad = json.loads(json.dumps(rec))
+    bad["score"]["total"] += 1
+    ok, message, _ = records.verify_record(bad)
+    assert not ok and "differs" in message
+    bad = json.loads(json.dumps(rec))
+    bad["line"][3] = 99999
+    ok, message, _ = records.verify_record(bad)
+    assert not ok and "illegal" in message
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(bad))
+    res = CliRunner().invoke(main, ["replay", str(path)])
+    assert res.exit_code == 1 and "FAILED" in res.output
+
+
+def test_load_record_names_the_problem(tmp_path):
+    p = tmp_path / "x.json"
+    p.write_text("{not json")
+    with pytest.raises(records.RecordError, match="not JSON"):
+        records.load_record(p)
+    p.write_text(json.dumps({"kind": records.KIND, "variant": "ireland", "line": "no"}))
+    with pytest.raises(records.RecordError, match="'line'"):
+        records.load_record(p)
+
+
+def test_solo_cli_rejects_bad_arguments():
+    runner = CliRunner()
+    for args in (["solo", "--variant", "spain"], ["solo", "--variant", "ireland", "--beam", "0"],
+                 ["solo", "--variant", "ireland", "--beam", "3", "--mcts", "3"],
+                 ["solo", "--variant", "ireland", "--time-limit", "-1"]):
+        res = runner.invoke(main, args)
+        assert res.exit_code == 2, (args, res.output)
+
+
+def test_solo_cli_writes_a_record_that_replays(tmp_path):
+    out = tmp_path / "line.json"
+    res = CliRunner().invoke(main, ["solo", "--variant", "france", "--beam", "2", "--out",
+                                    str(out), "--json"])
+    assert res.exit_code == 0, res.output
+    rec = json.loads(res.output)
+    assert json.loads(out.read_text()) == rec
+    for key in ("command", "commit", "versions", "profile", "profile_fields", "parameters",
+                "seed", "nodes", "wall_seconds", "score", "line", "rounds"):
+        assert key in rec
+    res = CliRunner().invoke(main, ["replay", str(out)])
+    assert res.exit_code == 0 and "confirmed" in res.output
+
+
+@pytest.mark.parametrize("path", sorted(RESULTS.glob("*.json")), ids=lambda p: p.name)
+def test_every_committed_result_replays_on_the_reference_engine(path):
+    data = records.load_record(path)
+    ok, message, _ = records.verify_record(data)
+    assert ok, f"{path.name}: {message}"
