@@ -39,7 +39,7 @@ from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.fast.tables import BC_DWELL, BC_ECON
 
-from .evaluation import WEIGHTS, evaluate
+from .evaluation import PORTFOLIO, evaluate
 
 MAXD = 40
 BUILD_CELLS = 2
@@ -283,14 +283,49 @@ class SearchResult:
     trace: list[dict] = field(default_factory=list)
 
 
+GROUP_WIDTH = 250
+
+
 def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                 time_limit: float | None = None, progress=None, keep: int = KEEP_PER_PARENT,
                 weights: np.ndarray | None = None) -> SearchResult:
-    """Beam search of width ``width``; returns the best complete line found."""
+    """Beam search of total width ``width``; returns the best complete line found.
+
+    With the default evaluation the beam is split into groups of ``GROUP_WIDTH`` states (at
+    most one per entry of ``evaluation.PORTFOLIO``), each steered by its own weighting; group
+    i uses portfolio entry (i + seed) mod len. ``weights`` gives one weighting for the whole
+    beam instead.
+    """
     if width < 1:
         raise ValueError("beam width must be at least 1")
+    if weights is not None:
+        return _beam(variant, width, seed, time_limit, progress, keep, weights)
+    groups = min(len(PORTFOLIO), max(1, width // GROUP_WIDTH))
+    t0 = time.perf_counter()
+    best = None
+    nodes = layers = 0
+    complete = True
+    for i in range(groups):
+        share = width // groups + (1 if i < width % groups else 0)
+        limit = None
+        if time_limit is not None:
+            limit = max(0.0, (time_limit - (time.perf_counter() - t0)) / (groups - i))
+        r = _beam(variant, share, seed, limit, progress, keep,
+                  PORTFOLIO[(i + seed) % len(PORTFOLIO)])
+        nodes += r.nodes
+        layers += r.layers
+        complete = complete and r.complete
+        if best is None or r.score[0] > best.score[0]:
+            best = r
+    return SearchResult(variant, best.score, best.line, nodes, layers,
+                        time.perf_counter() - t0, complete)
+
+
+def _beam(variant: str, width: int, seed: int, time_limit: float | None, progress, keep: int,
+          weights) -> SearchResult:
+    """One beam of width ``width`` under one weighting."""
     e = FastEngine(variant)
-    w = WEIGHTS if weights is None else np.asarray(weights, dtype=np.float64)
+    w = np.asarray(weights, dtype=np.float64)
     noise = 1e-6 * (seed % 997 + 1)
     t0 = time.perf_counter()
     beam = e.initial_wide()[None, :].copy()

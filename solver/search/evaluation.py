@@ -45,6 +45,33 @@ ROUNDS = 32.0
 WEIGHTS = np.concatenate([GOOD_VALUE, [SETTLEMENT_HOPE, SPACE_VALUE, FEATURE_VALUE]])
 
 
+def _variant(goods_scale: float, hope: float, space: float) -> np.ndarray:
+    w = WEIGHTS.copy()
+    w[:23] *= goods_scale
+    w[23], w[24] = hope, space
+    return w
+
+
+#: The evaluation portfolio of beam search (beam.py splits a wide beam into one group per
+#: entry). Short beam runs (width 60-100) showed that the final score is very sensitive to how
+#: much stock is worth against points already scored: single weightings scored 360-500 in
+#: Ireland and 350-470 in France, and no one weighting was best in both. A portfolio of the
+#: good weightings, each steering its own share of the beam, is far more robust than any one.
+#: Entries: (goods scale, settlement-card hope, space value); the last France entry came from
+#: a random-search tuning run at width 60.
+PORTFOLIO = [
+    _variant(3.0, 20.0, 1.0),
+    _variant(3.0, 12.0, 2.0),
+    _variant(3.5, 12.0, 1.0),
+    _variant(3.0, 12.0, 1.0),
+    _variant(2.5, 12.0, 1.0),
+    _variant(3.0, 6.0, 1.0),
+    _variant(2.0, 12.0, 2.0),
+    np.array([2.4, 3.0, 1.5, 1.2, 2.4, 4.5, 2.4, 1.5, 2.4, 3.9, 1.5, 2.4, 1.5, 1.5, 4.085, 1.5,
+              1.8, 2.783, 1.8, 3.6, 2.1, 6.0, 0.0, 20.0, 1.187, 0.5]),
+]
+
+
 @njit(cache=True)
 def evaluate(W, TB, TS, weights):
     """Score so far plus the fading potential of goods, settlement cards and space."""
