@@ -8,6 +8,10 @@ Each effect is registered under the ``effect_key`` of ``buildings.csv``:
   may place a clergyman and decline the function).
 * ``resolve(u, data)`` runs after the cost is paid: it hands out goods and may grant
   follow-up decisions (a free use, a build, a settlement, ...).
+* ``quirks(u)`` (optional) lists more options that only an explicit payment
+  (``State.apply_explicit``: an imported kennerspiel move naming its goods) may choose: the
+  kennerspiel defects of profile fields such as ``shipyard_uncapped``. They are never legal
+  actions of the engine's own, under any profile.
 
 ``u`` is a :class:`Use`: who uses which building, where it stands (None for an unbuilt
 building used through a Hospice/Guesthouse), and how (clergy / free / contract). Following
@@ -47,14 +51,16 @@ class Option:
 class Effect:
     options: Callable
     resolve: Callable
+    quirks: Callable = lambda u: []
 
 
 EFFECTS: dict[str, Effect] = {}
 
 
-def effect(key: str, options: Callable, resolve: Callable) -> None:
-    """Register the options/resolve pair of an effect key."""
-    EFFECTS[key] = Effect(options, resolve)
+def effect(key: str, options: Callable, resolve: Callable, quirks: Callable | None = None
+           ) -> None:
+    """Register the options/resolve pair (and any import-only quirk options) of an effect key."""
+    EFFECTS[key] = Effect(options, resolve, quirks or (lambda u: []))
 
 
 #: buildings whose coin income kennerspiel pays in 5-coin pieces (profile ``coin_income``)
@@ -173,6 +179,13 @@ def _priory_targets(u: Use):
         bid = u.state.g.owners[pos[0]].land.content((pos[1], pos[2]))
         if bid in BUILDINGS and bid != "G01":
             out.append((bid, list(pos)))
+    if u.profile.priory_one_prior_per_landscape:
+        # quirk 18 (buildings.md G01): kennerspiel scans each landscape row by row and offers
+        # only the first prior it finds there
+        first: dict[int, tuple] = {}
+        for bid, pos in sorted(out, key=lambda t: (t[1][2], t[1][1])):
+            first.setdefault(pos[0], (bid, pos))
+        out = [t for t in out if first[t[1][0]] == t]
     return out
 
 
@@ -418,8 +431,15 @@ effect("chamber_of_wonders",
 _simple("portico", "pay 1 reliquary, take 2 each of stone, clay, wood, peat, coin, grain, sheep",
         {g: 2 for g in (G.STONE, G.CLAY, G.WOOD, G.PEAT, G.COIN, G.GRAIN, G.SHEEP)},
         Cost({G.RELIQUARY: 1}))
-_simple("shipyard", "2 wood to 1 ornament + a 5-coin piece", {G.ORNAMENT: 1, G.NICKEL: 1},
-        Cost({G.WOOD: 2}))
+effect("shipyard",
+       lambda u: [Option("2 wood to 1 ornament + a 5-coin piece", (), Cost({G.WOOD: 2}))],
+       lambda u, data: u.gain_all({G.ORNAMENT: data[0] if data else 1,
+                                   G.NICKEL: data[0] if data else 1}),
+       # quirk 18 (buildings.md G26): kennerspiel exchanges wood / 2 times, with no cap
+       lambda u: [Option(f"{2 * k} wood to {k} ornaments + {k} 5-coin pieces (kennerspiel)",
+                         (k,), Cost({G.WOOD: 2 * k}))
+                  for k in range(2, u.goods[G.WOOD] // 2 + 1)]
+       if u.profile.shipyard_uncapped else [])
 
 
 def _take_wonder(u: Use) -> None:
@@ -465,6 +485,10 @@ effect("filial_church",
 
 
 def _joker_product(u: Use, data):
+    if data[0] is None:  # Cooperage quirk: no product named, the joker resets for nothing
+        if "joker" in u.wheel.tokens:
+            u.wheel.take("joker", True)
+        return
     u.gain(data[0], u.wheel.take("joker", True) if "joker" in u.wheel.tokens else 0)
     u.state.wheel_bonus(data[0])
 
@@ -476,15 +500,43 @@ effect("shipping_company",
 effect("cooperage",
        lambda u: [Option(f"3 wood for {u.wheel.yield_of('joker')} {G.NAMES[g]} (joker)", (g,),
                          Cost({G.WOOD: 3})) for g in (G.BEER, G.WHISKEY)],
-       _joker_product)
+       _joker_product,
+       # quirk 18 (buildings.md I33): the one-parameter form names no product: the wood is
+       # paid and the joker reset, nothing is received
+       lambda u: [Option("3 wood, no product named: the joker resets (kennerspiel)", (None,),
+                         Cost({G.WOOD: 3}))] if u.profile.cooperage_one_param_nothing else [])
 
 
 # ----- D buildings ------------------------------------------------------------------------
+_POINT_GOODS = (G.BOOK, G.CERAMIC, G.ORNAMENT, G.RELIQUARY)
+
+
+def _sacristy_resolve(u: Use, data) -> None:
+    if data and not data[0]:  # quirk: a bare kennerspiel use takes a wonder out for nothing
+        u.state.g.wonders_left -= 1
+        return
+    _take_wonder(u)
+
+
+def _sacristy_quirks(u: Use):
+    """quirk 18 (buildings.md G34): any non-empty part of the set buys the wonder (data: the
+    goods named); naming none loses one from the supply. Only while a wonder is left."""
+    if not u.profile.sacristy_any_good or not u.state.g.wonders_left:
+        return []
+    out = []
+    for mask in range(15):  # every proper subset of the four goods (the full set is option 1)
+        named = [g for i, g in enumerate(_POINT_GOODS) if mask >> i & 1]
+        label = ("name no goods: a wonder leaves the supply (kennerspiel)" if not named else
+                 f"give {', '.join(G.NAMES[g] for g in named)}, take a wonder (kennerspiel)")
+        out.append(Option(label, (named,), Cost({g: 1 for g in named})))
+    return out
+
+
 effect("sacristy",
        lambda u: [Option("give book, ceramic, ornament, reliquary, take a wonder", (),
                          Cost({G.BOOK: 1, G.CERAMIC: 1, G.ORNAMENT: 1, G.RELIQUARY: 1}))]
        if u.state.g.wonders_left else [],
-       lambda u, data: _take_wonder(u))
+       _sacristy_resolve, _sacristy_quirks)
 effect("forgers_workshop",
        lambda u: [Option(f"{k} reliquaries for {5 + 10 * (k - 1)} coins", (k,),
                          Cost(coins=5 + 10 * (k - 1)))

@@ -1004,7 +1004,8 @@ class State:
             return
         u = self.use_of(f)
         want = _jsonable(data)
-        for opt in EFFECTS[BUILDINGS[f["b"]].effect].options(u):
+        eff = EFFECTS[BUILDINGS[f["b"]].effect]
+        for opt in eff.options(u) + eff.quirks(u):  # quirks: import-only kennerspiel options
             if _jsonable(opt.data) == want:
                 break
         else:
@@ -1141,17 +1142,38 @@ class State:
         if f["settled"]:
             raise RuleError("only one settlement per settlement phase (RULES §11.2)")
         f["settled"] = True
-        self._settle(seat, a)
+        self._settle(seat, a, any_terrain=self._solo_settle_skips_terrain())
 
-    def _settle(self, seat: int, a: Action) -> None:
-        """RULES §11.3: pay food and energy, place on an empty space of an allowed terrain."""
+    def _solo_settle_skips_terrain(self) -> bool:
+        """Quirk 13 (NOTATION §6.12, profile ``solo_settle_skips_terrain``): an imported
+        ``SETTLE`` of a solo settlement turn skips the terrain check while kennerspiel's
+        neutral building phase is still active, i.e. no ``USE`` was made in that turn. The
+        only ``USE`` a solo settlement turn has is the neutral-phase work contract, so: no
+        ``WORK_CONTRACT`` in the history since the last ``COMMIT`` (the end of the previous
+        turn). Never for the engine's own (non-explicit) moves."""
+        if not (self.solo and self.profile.solo_settle_skips_terrain
+                and self._explicit is not None):
+            return False
+        for item in reversed(self.g.history):
+            aid = item.get("action", item.get("extra")) if isinstance(item, dict) else item
+            kind = A.decode(aid).kind
+            if kind == "COMMIT":
+                break
+            if kind == "WORK_CONTRACT":
+                return False
+        return True
+
+    def _settle(self, seat: int, a: Action, any_terrain: bool = False) -> None:
+        """RULES §11.3: pay food and energy, place on an empty space of an allowed terrain
+        (``any_terrain``: any empty space, quirk 13)."""
         sid = f"S{a.flag}"
         me = self.g.owners[seat]
         if sid not in me.settlements:
             raise RuleError(f"you have no settlement {sid} to build")
         s = SETTLEMENTS[sid]
         cell = (a.col, a.row)
-        if not me.land.is_empty(cell) or me.land.terrain(cell) not in s.terrain:
+        if not me.land.is_empty(cell) or (me.land.terrain(cell) not in s.terrain
+                                          and not any_terrain):
             raise RuleError(f"cannot settle {s} at {cell}: it needs an empty "
                             f"{'/'.join(sorted(s.terrain))} space (RULES §11.3)")
         cost = Cost(food=s.food, energy2=2 * s.energy)

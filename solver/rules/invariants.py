@@ -1,9 +1,12 @@
 """Invariants every reachable state satisfies (checked after each step of random games).
 
-No negative goods; at most 8 wonders in play; no clergyman in two places; every building on an
-allowed terrain; every cloister building touching another cloister building (the neutral's
-covering buildings excepted, SOLO §4.2 / D9); landscape geometry legal (districts fill whole
-rows of columns 0-4, plots come as 2x2 blocks, the mountain filler under every mountain).
+No negative goods; 8 wonders in supply and hands (fewer under ``sacristy_any_good``, whose bare
+kennerspiel Sacristy use discards one); no clergyman in two places; every building and
+settlement on an allowed terrain (a settlement anywhere in a solo game under
+``solo_settle_skips_terrain``: quirk 13, reachable by import only); every cloister building
+touching another cloister building (the neutral's covering buildings excepted, SOLO §4.2 / D9);
+landscape geometry legal (districts fill whole rows of columns 0-4, plots come as 2x2 blocks,
+the mountain filler under every mountain).
 """
 
 from __future__ import annotations
@@ -38,8 +41,8 @@ def check_invariants(state) -> None:
             land = g.owners[pos[0]].land
             if (pos[1], pos[2]) not in land.cells:
                 raise InvariantError(f"{who} clergyman {ci} stands on no land at {pos}")
-        _check_land(o, who)
-    if wonders != 8:
+        _check_land(o, who, state.g.players == 1 and state.profile.solo_settle_skips_terrain)
+    if wonders > 8 or (wonders < 8 and not state.profile.sacristy_any_good):
         raise InvariantError(f"{wonders} wonders in supply + hands, not 8")
     placed = [bid for o in g.owners for _, bid in o.land.buildings()]
     if len(placed) != len(set(placed)):
@@ -56,7 +59,7 @@ def _stacked_ok(state, key) -> bool:
     return state.g.bonus_round or state.profile.use_ignores_occupied
 
 
-def _check_land(o, who: str) -> None:
+def _check_land(o, who: str, settle_anywhere: bool = False) -> None:
     land = o.land
     for (col, row), (terrain, content) in land.cells.items():
         if not -2 <= col <= 6:
@@ -78,7 +81,7 @@ def _check_land(o, who: str) -> None:
             elif not 0 <= col <= 4 or row not in (0, 1):
                 raise InvariantError(f"neutral building {b} off its heartland")
         elif content in SETTLEMENTS:
-            if terrain not in SETTLEMENTS[content].terrain:
+            if terrain not in SETTLEMENTS[content].terrain and not settle_anywhere:
                 raise InvariantError(f"{who}: settlement {content} on terrain {terrain}")
         elif content in ("forest", "moor"):
             if terrain != "P":

@@ -23,6 +23,31 @@ Anything the engine cannot map or rejects raises :class:`NotationError`, whose m
 Export (:func:`export_history`) walks an engine history (action ids, and the dicts that
 ``apply_explicit`` records) on a fresh state and writes the kennerspiel moves for it, so an
 imported game exported and imported again reaches the same state.
+
+Declined uses (``PLACE_ONLY``, an extension of the notation). The engine lets a player place a
+clergyman and decline the function (option 0, buildings.md §1); kennerspiel writes a declined
+converter as a bare ``USE <id>``, but for many buildings a bare use *is* a use (a Cloister
+Garden still gives its grape and offers the free use, a Priory or Hospice offers its free use,
+a Clay Mound takes clay, ...) and kennerspiel has no notation for declining them. The exporter
+therefore writes such a decline as ``USE <id> PLACE_ONLY`` (followed by the goods string, if
+the declined use paid any), and only where the bare use would not import as a decline: every
+move kennerspiel itself can express keeps its kennerspiel form. The importer reads
+``PLACE_ONLY`` as option 0 under every profile. kennerspiel does not know the token (it reads
+``PL AC E_ ON LY`` as unknown resource pairs and ignores them), so it would replay such a move
+as a real use: records with ``PLACE_ONLY`` round-trip exactly through this engine only, which
+is the point, since no kennerspiel record can mean "place only" on those buildings.
+
+Chosen amounts (``OPTION=``, an extension too). kennerspiel reads a converter's amount from the
+goods its move names (NOTATION §7). The engine's own moves may name more: a food or energy price
+is paid tile by tile and the last tile may overshoot (a Stone Merchant making 2 stone paid with
+two meat, buildings.md §1: the surplus is lost), and the goods string alone would then import
+as 4 stone. Where the kennerspiel form would import as another option than the one the engine
+took, the exporter appends ``OPTION=<the option's data as compact JSON>`` (``OPTION=[2]``) as
+the last parameter; the importer takes that option, paid with the goods named before it.
+
+Likewise a fell-trees or cut-peat action with no forest or moor card left (allowed, giving
+nothing: profile ``empty_fell_cut``, D23; kennerspiel rejects it) is written ``FELL_TREES`` /
+``CUT_PEAT`` with no coordinates, and the importer reads it back as that action.
 """
 
 from __future__ import annotations
@@ -104,6 +129,8 @@ def _money(c) -> int:
 # decode(ctx, params) -> (data or None for "place only", payment dict)
 # encode(data, payment) -> params list
 DECLINE = None
+PLACE_ONLY = "PLACE_ONLY"  # USE <id> PLACE_ONLY [goods]: option 0 (module docstring)
+OPTION_TAG = "OPTION="  # USE <id> <params> OPTION=<json data>: that option (module docstring)
 _DECODE: dict = {}
 _ENCODE: dict = {}
 
@@ -188,7 +215,8 @@ def _pay_all(ctx, params):
 
 
 def _enc_pay(d, pay):
-    return [goods_text(pay)] if pay else []
+    text = goods_text(pay or {})
+    return [text] if text else []
 
 
 def _money_dec(ctx, params):
@@ -467,6 +495,14 @@ codec("bulwark")(_named_dec(G.BOOK))
 
 def _shipyard_dec(ctx, params):
     c = parse_goods(_p(params))
+    wood = c[G.WOOD]
+    if ctx.state.profile.shipyard_uncapped and wood:
+        # quirk 18: kennerspiel exchanges wood / 2 times, uncapped; half an exchange (an odd
+        # count) would hand out half an ornament and half a 5-coin piece
+        if wood % 2:
+            raise ValueError(f"the Shipyard gets {wood} wood: kennerspiel would give "
+                             f"{wood / 2:g} ornaments, which no state can hold")
+        return (() if wood == 2 else (wood // 2,)), {G.WOOD: wood}
     return ((), {G.WOOD: c[G.WOOD]}) if c[G.WOOD] >= 2 else (DECLINE, {G.WOOD: c[G.WOOD]}
                                                               if c[G.WOOD] else {})
 
@@ -507,19 +543,32 @@ def _cooperage_dec(ctx, params):
     wood = parse_goods(_p(params))[G.WOOD]
     out = parse_goods(_p(params, 1))
     product = G.WHISKEY if out[G.WHISKEY] else G.BEER if out[G.BEER] else None
+    if wood >= 3 and product is None and ctx.state.profile.cooperage_one_param_nothing:
+        return (None,), {G.WOOD: wood}  # quirk 18: wood paid, joker reset, nothing received
     if wood < 3 or product is None:
         return DECLINE, {G.WOOD: wood} if wood else {}
     return (product,), {G.WOOD: wood}
 
 
-codec("cooperage")((_cooperage_dec, lambda d, pay: [goods_text(pay), G.CODES[d[0]]]))
+codec("cooperage")((_cooperage_dec, lambda d, pay: [goods_text(pay)] + (
+    [] if d[0] is None else [G.CODES[d[0]]])))
 
 
 def _sacristy_dec(ctx, params):
     return (), dict(parse_goods(_p(params)))
 
 
-codec("sacristy", "round_tower")((_sacristy_dec, _enc_pay))
+def _sacristy_quirk_dec(ctx, params):
+    if not ctx.state.profile.sacristy_any_good:
+        return _sacristy_dec(ctx, params)
+    # quirk 18: any part of the set buys the wonder, none at all loses one from the supply
+    c = parse_goods(_p(params))
+    named = [g for g in POINT_MIX if c[g]]
+    return (() if len(named) == 4 else (named,)), dict(c)
+
+
+codec("round_tower")((_sacristy_dec, _enc_pay))
+codec("sacristy")((_sacristy_quirk_dec, _enc_pay))
 
 
 def _forger_dec(ctx, params):
@@ -826,7 +875,17 @@ class Replay:
         if f is None or f["f"] != "option" or f["b"] != b:
             raise RuleError(f"no use of {b} is pending")
         key = BUILDINGS[b].effect
+        if params and params[0] == PLACE_ONLY:  # the notation's extension: option 0
+            pay = dict(parse_goods(params[1])) if len(params) > 1 else {}
+            self.state.apply_explicit(A.make("OPTION"), pay, None)
+            return
+        override = None
+        if params and params[-1].startswith(OPTION_TAG):  # extension: the option named
+            override = json.loads(params[-1][len(OPTION_TAG):])
+            params = params[:-1]
         data, pay = _DECODE[key](_Ctx(self.state, f["user"], b), params)
+        if override is not None:
+            data = _tuple(override)
         cells = pay.pop("cells", None) if isinstance(pay, dict) else None
         self.state.apply_explicit(A.make("OPTION"), pay, data)
         if cells:
@@ -858,6 +917,9 @@ class Replay:
         self._act(kind, building=b, col=col, row=row)
 
     def _fell_cut(self, kind, token, args) -> None:
+        if not args:  # the notation's extension: nothing left to fell or cut (D23)
+            self._act(kind, flag=2)
+            return
         col, row = int(args[0]), int(args[1])
         w = self.state.g.wheel
         joker = "Jo" in args[2:] or (token not in w.tokens and "joker" in w.tokens)
@@ -887,7 +949,8 @@ class Replay:
 
     def _extra(self, kind: str, **kw) -> None:
         """An extra action: at turn level, or beside a pending follow-up (apply_extra)."""
-        if self.frame["f"] in ("turn", "settle", "grant_land"):
+        if self.frame["f"] in ("turn", "settle") or (self.frame["f"] == "grant_land"
+                                                     and kind != "CONVERT"):
             self._act(kind, **kw)
         else:
             self.state.apply_extra(A.make(kind, **kw))
@@ -988,6 +1051,18 @@ def export_history(config: GameConfig, history: list, profile: str = "rulebook"
         opt = None
         if kind == "option" and not isinstance(item, dict) and a.flag:
             opt = st._options(f)[a.flag]  # the option as listed before the action
+        params = None  # an option's USE parameters, worked out before the action changes st
+        if kind == "option":
+            if isinstance(item, dict):
+                p_data, p_pay = item["data"], {int(k): v for k, v in item["payment"].items()}
+            elif opt is None:
+                p_data, p_pay = None, {}
+            else:
+                p_data, p_pay = list(opt.data), Counter(opt.cost.goods)
+                if opt.cost.coins:
+                    p_pay[G.COIN] += opt.cost.coins
+            if opt is None or not opt.cost.picked:
+                params = _option_params(st, f, p_data, p_pay)
         if isinstance(item, dict):
             pay = {int(k): v for k, v in item["payment"].items()}
             data = item["data"]
@@ -1010,24 +1085,18 @@ def export_history(config: GameConfig, history: list, profile: str = "rulebook"
         elif kind == "option":
             if pending_use is None:
                 raise ValueError(f"an option of {f['b']} without its USE")
-            key = BUILDINGS[f["b"]].effect
-            if pay is None:  # an engine OPTION: payment from its cost (and PAY tiles)
-                data = None if opt is None else list(opt.data)
-                pay = Counter() if opt is None else Counter(opt.cost.goods)
-                if opt is not None and opt.cost.coins:
-                    pay[G.COIN] += opt.cost.coins
-                if st.frame is not None and st.frame["f"] == "pay":
-                    pay_acc = pay
-                    pending_use.append((key, data))
-                    continue
-            out.append(pending_use + _encode(key, data, pay, f))
+            if params is None:  # an engine OPTION whose PAY tiles follow: see "pay"
+                pay_acc = Counter(p_pay)
+                pending_use.append((p_data, f))
+                continue
+            out.append(pending_use + params)
             pending_use = None
         elif kind == "pay":
             pay_acc[a.flag] += 1
             if st.frame is None or st.frame["f"] != "pay":
                 if pending_use and isinstance(pending_use[-1], tuple):
-                    key, data = pending_use.pop()
-                    out.append(pending_use + _encode(key, data, pay_acc, f))
+                    data, f_opt = pending_use.pop()  # (the codecs of such options read no state)
+                    out.append(pending_use + _option_params(st, f_opt, data, pay_acc))
                     pending_use = None
                 elif out and out[-1][0] == "SETTLE":
                     out[-1].append(goods_text(pay_acc))
@@ -1062,10 +1131,36 @@ def _tuple(x):
     return tuple(x) if isinstance(x, list) else x
 
 
+def _option_params(st: State, f: dict, data, pay) -> list[str]:
+    """The USE parameters of option ``data`` (None: option 0) of the option frame ``f`` paid
+    with ``pay``: its kennerspiel form, or, where that would import as something else in
+    ``st`` (the state with ``f`` pending), the form with the PLACE_ONLY / OPTION= extension
+    (module docstring)."""
+    key = BUILDINGS[f["b"]].effect
+    params = _encode(key, data, pay, f)
+    if _ENCODE.get(key) is None and data is not None:
+        return params  # the Printing Office: its cells follow from PICK_CELL
+    try:
+        got, _ = _DECODE[key](_Ctx(st, f["user"], f["b"]), params)
+        same = (got is None) if data is None else (
+            got is not None and _jsonable(got) == _jsonable(data))
+    except (ValueError, KeyError, IndexError):
+        same = False
+    if same:
+        return params
+    if data is None:
+        return [PLACE_ONLY] + params
+    return params + [OPTION_TAG + json.dumps(_jsonable(data), separators=(",", ":"))]
+
+
+def _jsonable(x):
+    return [_jsonable(i) for i in x] if isinstance(x, (list, tuple)) else x
+
+
 def _encode(key, data, pay, f) -> list[str]:
     pay = dict(pay or {})
     if data is None:
-        return [goods_text(pay)] if pay else []
+        return [goods_text(pay)] if goods_text(pay) else []
     enc = _ENCODE.get(key)
     if enc is None:
         return []
@@ -1089,6 +1184,8 @@ def _simple_move(a, pay=None) -> list[str]:
     if k in ("BUILD", "NEUTRAL_BUILD"):
         return ["BUILD", a.building, str(a.col), str(a.row)]
     if k in ("FELL_TREES", "CUT_PEAT"):
+        if a.flag == 2:  # nothing left (D23): no coordinates (module docstring)
+            return [k]
         return [k, str(a.col), str(a.row)] + (["Jo"] if a.flag == 1 else [])
     if k == "BUY_DISTRICT":
         return [k, str(a.row), ("PLAINS", "HILLS")[a.flag]]

@@ -3,6 +3,23 @@
 ``rulebook`` (the default) follows the verdicts of DISAGREEMENTS.md with the changes of
 DECISIONS.md. ``kennerspiel`` reproduces kennerspiel @8a87263 where it changes a recorded
 game's outcome. Code never tests a profile's name; it reads these fields.
+
+Two kennerspiel defects of DECISIONS.md quirk 18 have no field, because no state the engine can
+reach differs by them:
+
+* F04 Windmill, "grain not checked": kennerspiel converts grain the player does not hold, so
+  the stock goes negative. No engine state holds a negative amount (invariants.py), and
+  buildings.md tells importers to validate the grain: an imported ``USE F04 Gn...`` naming
+  grain not held is rejected under every profile (the Windmill's options stop at the grain
+  held), as it would be with a field.
+* I36 Camera, "straw/wood strings do nothing": only kennerspiel's move generator proposes
+  ``USE I36 SwWo``; its action ignores the string, so the move is a placement without effect,
+  which is what the importer already makes of it under every profile (no book/ceramic named:
+  option 0, nothing taken) and what option 0 is in the engine's own moves.
+
+Several quirks are reachable only through imported kennerspiel moves, which name their goods
+(``solver.rules.effects`` ``quirks`` options, accepted by ``State.apply_explicit`` alone): the
+engine's own legal moves never offer a defect's extra gains.
 """
 
 from __future__ import annotations
@@ -86,8 +103,8 @@ class RuleProfile:
     with_prior_after_build_noop: bool = False
     # quirk 12 / NOTATION §6.2: USE does not re-check that the building is unoccupied
     use_ignores_occupied: bool = False
-    # quirk 13 / D6 / NOTATION §6.12: in a solo settlement turn SETTLE skips the terrain check
-    # until a USE is made
+    # quirk 13 / D6 / NOTATION §6.12: in a solo settlement turn an imported SETTLE skips the
+    # terrain check until a USE (the neutral-phase contract) is made
     solo_settle_skips_terrain: bool = False
     # quirk 17 / buildings.md §2: an explicit payment (a kennerspiel parameter) is taken whole,
     # even beyond what the building converts, with no change; otherwise only what the chosen
@@ -97,14 +114,20 @@ class RuleProfile:
     # "pennies" (1-coin pieces, score-neutral choice) or as "nickels" (5-coin pieces plus the
     # rest, as kennerspiel pays the converters listed in effects._NICKEL_INCOME)
     coin_income: str = "pennies"
-    # quirk 18 / buildings.md: per-card kennerspiel defects
-    windmill_unchecked_grain: bool = False  # F04: grain named need not be held
+    # quirk 18 / buildings.md: per-card kennerspiel defects (F04 Windmill and I36 Camera have
+    # none: see the module docstring)
     cloister_church_without_wine: bool = False  # F24: bread alone pays out (2 wine assumed)
-    shipyard_uncapped: bool = False  # G26: wood / 2 exchanges, no cap, fractions kept
-    sacristy_any_good: bool = False  # G34: any one of the four goods buys the wonder
-    priory_one_prior_per_landscape: bool = False  # G01: first prior per landscape offered
-    cooperage_one_param_nothing: bool = False  # I33: "BeWoWoWo" pays wood, yields nothing
-    camera_suggestion_ignored: bool = False  # I36: straw/wood strings do nothing
+    # G26: an imported use exchanges wood / 2 times with no cap (``WoWoWoWo``: 2 ornaments, 2
+    # 5-coin pieces); an odd wood count would give half goods and is rejected
+    shipyard_uncapped: bool = False
+    # G34: an imported use naming any of book/ceramic/ornament/reliquary buys the wonder, and a
+    # bare imported use takes a wonder out of the supply for nothing (rejected once it is empty)
+    sacristy_any_good: bool = False
+    # G01: of the priors on one landscape only the first, row by row, is offered as a target
+    priory_one_prior_per_landscape: bool = False
+    # I33: an imported use naming 3+ wood but no product (``BeWoWoWo``) pays the wood and
+    # resets the joker, yielding nothing
+    cooperage_one_param_nothing: bool = False
 
     def describe(self) -> dict:
         """All fields as a plain dict (for results records)."""
@@ -141,13 +164,11 @@ KENNERSPIEL = replace(
     solo_settle_skips_terrain=True,
     explicit_payment_takes_all=True,
     coin_income="nickels",
-    windmill_unchecked_grain=True,
     cloister_church_without_wine=True,
     shipyard_uncapped=True,
     sacristy_any_good=True,
     priory_one_prior_per_landscape=True,
     cooperage_one_param_nothing=True,
-    camera_suggestion_ignored=True,
 )
 PROFILES = {"rulebook": RULEBOOK, "kennerspiel": KENNERSPIEL}
 
