@@ -183,7 +183,7 @@ def state_hash(W):
 
 @njit(cache=True)
 def expand(W0, TB, TS, TG, TO, TW, TL, TF, TM, weights, keep, paths, lens, evals, hashes,
-           noise):
+           noise, salt):
     """All end-of-flow-step children of W0 under the policy; keep the best ``keep``.
 
     Writes up to ``keep`` children (action path, length, evaluation, hash) and returns their
@@ -216,8 +216,10 @@ def expand(W0, TB, TS, TG, TO, TW, TL, TF, TM, weights, keep, paths, lens, evals
         Wc = stackW[d + 1]
         c = conv[d] + (1 if (a == K.CONVERT_WINE or a == K.CONVERT_WHISKEY) else 0)
         if Wc[L.STEP] != step0 or Wc[L.DONE] == 1 or d + 1 == MAXD:
-            ev = evaluate(Wc, TB, TS, weights) + noise * ((state_hash(Wc) % 1000) / 1000.0)
             h = state_hash(Wc)
+            mixed = (h ^ salt) * np.uint64(0x9E3779B97F4A7C15)
+            ev = evaluate(Wc, TB, TS, weights) + noise * (float(mixed >> np.uint64(40))
+                                                          / 16777216.0)
             dup = -1
             for k in range(count):
                 if hashes[k] == h:
@@ -252,13 +254,13 @@ def expand(W0, TB, TS, TG, TO, TW, TL, TF, TM, weights, keep, paths, lens, evals
 
 @njit(cache=True, parallel=True)
 def expand_all(parents, TB, TS, TG, TO, TW, TL, TF, TM, weights, keep, paths, lens, evals,
-               hashes, counts, noise):
+               hashes, counts, noise, salt):
     """expand() for every parent, in parallel; parent p writes slots [p*keep, (p+1)*keep)."""
     for p in prange(parents.shape[0]):
         lo = p * keep
         counts[p] = expand(parents[p], TB, TS, TG, TO, TW, TL, TF, TM, weights, keep,
                            paths[lo:lo + keep], lens[lo:lo + keep], evals[lo:lo + keep],
-                           hashes[lo:lo + keep], noise)
+                           hashes[lo:lo + keep], noise, salt)
 
 
 @njit(cache=True)
@@ -283,7 +285,7 @@ class SearchResult:
     trace: list[dict] = field(default_factory=list)
 
 
-GROUP_WIDTH = 250
+GROUP_WIDTH = 100
 
 
 def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
@@ -326,7 +328,8 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
     """One beam of width ``width`` under one weighting."""
     e = FastEngine(variant)
     w = np.asarray(weights, dtype=np.float64)
-    noise = 1e-6 * (seed % 997 + 1)
+    noise = 0.0 if seed == 0 else 0.05  # seeded tie-breaking among near-equal children
+    salt = np.uint64((seed * 0x9E3779B97F4A7C15) % (1 << 64))
     t0 = time.perf_counter()
     beam = e.initial_wide()[None, :].copy()
     lines: list[list[int]] = [[]]
@@ -355,7 +358,7 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
         hashes = np.zeros(P * keep, dtype=np.uint64)
         counts = np.zeros(P, dtype=np.int64)
         expand_all(parents, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, w, keep, paths,
-                   lens, evals, hashes, counts, noise)
+                   lens, evals, hashes, counts, noise, salt)
         slots = np.concatenate([np.arange(p * keep, p * keep + counts[p]) for p in range(P)])
         nodes += len(slots)
         # dedupe across parents by hash (keep the best), then the best `width`
@@ -396,7 +399,7 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
             evals = np.full(1, -1e18)
             hashes = np.zeros(1, dtype=np.uint64)
             n = expand(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, w, 1, paths, lens,
-                       evals, hashes, noise)
+                       evals, hashes, 0.0, salt)
             assert n == 1
             replay(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, paths[0], lens[0],
                    scratch)
