@@ -199,7 +199,6 @@ def replay(file: str, profile: str, as_json: bool) -> None:
     confirmed (exit 1 if it differs or a move is illegal).
     """
     from solver.rules.notation import NotationError, RecordError, load_record, replay_summary
-    from solver.search import records
 
     if _is_solo_record(file):
         _replay_solo_record(file, as_json)

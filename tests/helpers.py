@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from solver.rules import new_initial_state
 from solver.rules import goods as G
+from solver.rules import new_initial_state
 from solver.rules.game import State
 
 

@@ -14,8 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from solver.rules.notation import (NotationError, config_from_record, export_history,
-                                   ks_goods, replay_record)
+from solver.rules.notation import (
+    NotationError,
+    config_from_record,
+    export_history,
+    ks_goods,
+    replay_record,
+)
 
 GAMES = Path(__file__).parent / "data" / "games"
 RECORDS = sorted(p.stem for p in GAMES.glob("*.json"))

@@ -15,8 +15,8 @@ from solver.rules import actions as A
 from solver.rules import goods as G
 from solver.rules import new_initial_state
 from solver.rules.invariants import check_invariants
-from solver.rules.schedule import script
 from solver.rules.profile import KENNERSPIEL, RULEBOOK
+from solver.rules.schedule import script
 from tests.helpers import give, place
 
 CONFIGS = [(v, p, n) for v in ("france", "ireland") for p in (2, 3, 4) for n in ("long", "short")]

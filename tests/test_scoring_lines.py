@@ -19,8 +19,7 @@ from solver.rules import actions as A
 from solver.rules import goods as G
 from solver.rules.landscape import Landscape
 from solver.rules.profile import KENNERSPIEL, RULEBOOK
-from solver.rules.scoring import (Score, dwelling_of, economic_value, score_owner,
-                                  settlement_value)
+from solver.rules.scoring import Score, dwelling_of, economic_value, score_owner, settlement_value
 from solver.rules.state import Owner
 from tests.helpers import act, fresh, give, goods_of, texts
 

@@ -20,8 +20,6 @@ from . import layout as L
 from .engine import FastEngine, seed_rng
 
 
-
-
 def run(variant: str = "ireland", games: int = 20000, reference_games: int = 10, seed: int = 0
         ) -> dict:
     """Measure and return the bench figures as a dict."""

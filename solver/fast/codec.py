@@ -12,8 +12,15 @@ import numpy as np
 
 from solver.rules import effects as EF
 from solver.rules import goods as G
-from solver.rules.cards import BUILDING_IDS, BUILDING_INDEX, BUILDINGS, GAME, SETTLEMENTS
-from solver.rules.cards import building_set, heartland_ids
+from solver.rules.cards import (
+    BUILDING_IDS,
+    BUILDING_INDEX,
+    BUILDINGS,
+    GAME,
+    SETTLEMENTS,
+    building_set,
+    heartland_ids,
+)
 from solver.rules.game import State
 from solver.rules.landscape import Landscape
 from solver.rules.profile import RULEBOOK

@@ -16,10 +16,32 @@ import numpy as np
 from numba import njit
 
 from . import layout as L
-from .tables import (BC_CLAY, BC_CLOISTER, BC_COINS, BC_DWELL, BC_ECON, BC_EFFECT, BC_INGAME,
-                     BC_NUMBER, BC_PHASE, BC_STONE, BC_STRAW, BC_TERR, BC_WOOD, EFFECT_ID,
-                     LAND_DPRICE, LAND_PPRICE, M_DISTILLERY, M_DRINK, M_GARDEN, M_MARKET,
-                     M_NEUTRAL_L1, M_PLAYER_L1, M_PRIORY, M_WINERY, M_BROTHER_RATE2)
+from .tables import (
+    BC_CLAY,
+    BC_CLOISTER,
+    BC_COINS,
+    BC_DWELL,
+    BC_ECON,
+    BC_EFFECT,
+    BC_INGAME,
+    BC_NUMBER,
+    BC_PHASE,
+    BC_STONE,
+    BC_STRAW,
+    BC_TERR,
+    BC_WOOD,
+    EFFECT_ID,
+    LAND_DPRICE,
+    LAND_PPRICE,
+    M_BROTHER_RATE2,
+    M_DISTILLERY,
+    M_DRINK,
+    M_MARKET,
+    M_NEUTRAL_L1,
+    M_PLAYER_L1,
+    M_PRIORY,
+    M_WINERY,
+)
 
 # goods ids (solver.rules.goods)
 WOOD, WHISKEY, GRAIN, STRAW, SHEEP, MEAT, CLAY, CERAMIC, PEAT, COAL, COIN, BOOK, NICKEL = range(13)
@@ -1991,8 +2013,7 @@ def goods_points(g):
     for w in range(g[WINE] + 1):
         for h in range(g[WHISKEY] + 1):
             pts = 2 * ((coins + w + 2 * h) // 5) + (g[WINE] - w) + (g[WHISKEY] - h)
-            if pts > best:
-                best = pts
+            best = max(best, pts)
     return fixed + best
 
 

@@ -8,5 +8,12 @@ from .game import RuleError, State, new_initial_state
 from .profile import PROFILES, RuleProfile, get_profile
 from .scoring import Score
 
-__all__ = ["new_initial_state", "State", "RuleError", "RuleProfile", "PROFILES", "get_profile",
-           "Score"]
+__all__ = [
+           "PROFILES",
+           "RuleError",
+           "RuleProfile",
+           "Score",
+           "State",
+           "get_profile",
+           "new_initial_state",
+]

@@ -62,8 +62,7 @@ from __future__ import annotations
 
 from . import actions as A
 from . import goods as G
-from .cards import BUILDING_IDS, BUILDING_INDEX, BUILDINGS, SETTLEMENTS
-from .effects import EFFECTS
+from .cards import BUILDING_IDS, BUILDING_INDEX, BUILDINGS
 from .game import RuleError, State
 from .payment import Cost, pay_coins, pay_goods
 
@@ -108,6 +107,15 @@ def cell_of(x: int) -> tuple[int, int]:
 
 def _k(n):
     return lambda u: (n,)
+
+
+def _const(*data):
+    """An option whose concrete choice does not depend on the state."""
+    return lambda u: data
+
+
+def _bake(m: int):
+    return lambda u: (_bake_max(u), m)
 
 
 def _max_conv(cap_fn):
@@ -193,14 +201,14 @@ CANON_OPTIONS: dict[str, list] = {
                   ("joker", _wheel("grapes", True))],
     "priory": _SINGLE, "cloister_garden": _SINGLE, "cottage": _SINGLE, "palace": _SINGLE,
     "grand_manor": _SINGLE, "use_unbuilt_building": _SINGLE,
-    "cloister_courtyard": [(f"6 {G.NAMES[g]}", (lambda g: lambda u: (g,))(g)) for g in G.BASIC],
+    "cloister_courtyard": [(f"6 {G.NAMES[g]}", _const(g)) for g in G.BASIC],
     "grain_storage": _SINGLE, "granary": _SINGLE,
     "windmill": [("max", _max_conv(lambda u: min(7, u.goods[G.GRAIN])))],
     "malthouse": [("max", _max_conv(lambda u: u.goods[G.GRAIN])),
                   ("half", _max_conv(lambda u: u.goods[G.GRAIN] // 2))],
-    "bakery": [(f"bake max, sell {m}", (lambda m: lambda u: (_bake_max(u), m))(m))
+    "bakery": [(f"bake max, sell {m}", _bake(m))
                for m in range(3)]
-    + [(f"sell {m}", (lambda m: lambda u: (0, m))(m)) for m in (1, 2)],
+    + [(f"sell {m}", _const(0, m)) for m in (1, 2)],
     "brewery": [("brew max", lambda u: (_brew_max(u), 0)),
                 ("brew max, sell 1", lambda u: (_brew_max(u), 1)),
                 ("sell 1", lambda u: (0, 1))],
@@ -211,22 +219,22 @@ CANON_OPTIONS: dict[str, list] = {
     "spinning_mill": _SINGLE, "harbor_promenade": _SINGLE, "houseboat": _SINGLE,
     "stone_merchant": [(f"{k} stone", _k(k)) for k in range(1, 6)],
     "builders_market": _SINGLE,
-    "sacred_site": [(f"{G.NAMES[a]}/{G.NAMES[b]}", (lambda a, b: lambda u: (a, b))(a, b))
+    "sacred_site": [(f"{G.NAMES[a]}/{G.NAMES[b]}", _const(a, b))
                     for a in (G.GRAIN, G.MALT) for b in (G.BEER, G.WHISKEY)],
     "financed_estate": _SINGLE,
-    "druids_house": [(f"5 {G.NAMES[a]} + 3 {G.NAMES[b]}", (lambda a, b: lambda u: (a, b))(a, b))
+    "druids_house": [(f"5 {G.NAMES[a]} + 3 {G.NAMES[b]}", _const(a, b))
                      for a in G.BASIC for b in G.BASIC if a != b],
     "cloister_chapter_house": _SINGLE,
-    "cloister_library": [(f"{k} books, {s} trade", (lambda k, s: lambda u: (k, s))(k, s))
+    "cloister_library": [(f"{k} books, {s} trade", _const(k, s))
                          for k in range(4) for s in range(2) if k or s],
     "scriptorium": _SINGLE,
-    "cloister_workshop": [(f"{c} ceramic, {s} ornament", (lambda c, s: lambda u: (c, s))(c, s))
+    "cloister_workshop": [(f"{c} ceramic, {s} ornament", _const(c, s))
                           for c in range(4) for s in range(2) if c or s],
     "slaughterhouse": [("max", _max_conv(lambda u: min(
         u.goods[G.SHEEP], u.goods[G.STRAW] + u.goods[G.GRAIN])))],
-    "inn": [(f"{f} food, {w} wine", (lambda f, w: lambda u: (f, w))(f, w))
+    "inn": [(f"{f} food, {w} wine", _const(f, w))
             for f in range(8) for w in range(2) if f or w],
-    "alehouse": [(f"{b} beer, {w} whiskey", (lambda b, w: lambda u: (b, w))(b, w))
+    "alehouse": [(f"{b} beer, {w} whiskey", _const(b, w))
                  for b in range(2) for w in range(2) if b or w],
     "winery": [("press max", lambda u: (u.goods[G.GRAPES], 0)),
                ("press max, sell 1", lambda u: (u.goods[G.GRAPES], 1)),
@@ -235,7 +243,7 @@ CANON_OPTIONS: dict[str, list] = {
         lambda u: min(u.goods[G.MALT], u.goods[G.WOOD], u.goods[G.PEAT])))],
     "bathhouse": _SINGLE, "locutory": _SINGLE,
     "cloister_church": [(f"{k} reliquary", _k(k)) for k in (1, 2)],
-    "chapel": [(f"{b} book, {r} reliquary", (lambda b, r: lambda u: (b, r))(b, r))
+    "chapel": [(f"{b} book, {r} reliquary", _const(b, r))
                for b in range(2) for r in range(4) if b or r],
     "chamber_of_wonders": _SINGLE, "portico": _SINGLE, "shipyard": _SINGLE,
     "castle": _SINGLE,
@@ -262,7 +270,7 @@ CANON_OPTIONS: dict[str, list] = {
     "printing_office": [(f"{k} forests", _k(k)) for k in range(1, 5)],
     "festival_ground": [("largest", _mix_option(_festival_limit)),
                         ("sacristy set", _mix_option(_festival_limit, (1, 1, 1, 1)))],
-    "estate": [(f"{e} energy, {f} food", (lambda e, f: lambda u: (e, f))(e, f))
+    "estate": [(f"{e} energy, {f} food", _const(e, f))
                for e in range(3) for f in range(3) if 1 <= e + f <= 2],
     "house_of_the_brotherhood": [("largest", _mix_option(_brotherhood_limit)),
                                  ("sacristy set", _mix_option(_brotherhood_limit, (1, 1, 1, 1)))],

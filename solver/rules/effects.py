@@ -22,9 +22,9 @@ A chain of free uses never uses the same building twice (the Garden/Cottage cann
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Callable
 
 from . import goods as G
 from .cards import BUILDINGS

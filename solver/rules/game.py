@@ -41,12 +41,20 @@ from dataclasses import dataclass
 from . import actions as A
 from . import goods as G
 from .actions import CONVERSIONS, FEES, Action
-from .cards import BUILDINGS, GAME, SETTLEMENTS, building_set, heartland_ids
+from .cards import BUILDINGS, GAME, SETTLEMENTS, building_set
 from .effects import EFFECTS, Option, Use
 from .explicit import PaymentError, allocate, needed_part, take_named
 from .landscape import Landscape, LandscapeError
-from .payment import (Cost, affordable, after_pick, coin_value, pay_coins, pay_goods,
-                      pick_candidates, satisfied)
+from .payment import (
+    Cost,
+    affordable,
+    after_pick,
+    coin_value,
+    pay_coins,
+    pay_goods,
+    pick_candidates,
+    satisfied,
+)
 from .profile import RuleProfile, get_profile
 from .schedule import script
 from .scoring import Score, score_owner
@@ -70,7 +78,7 @@ class _Where:
 
 def new_initial_state(variant: str = "ireland", players: int = 1, length: str = "long",
                       profile: str | RuleProfile = "rulebook", colours: tuple | None = None
-                      ) -> "State":
+                      ) -> State:
     """Set up a game (RULES §4, SOLO §1) and return its first decision state."""
     if variant not in ("ireland", "france"):
         raise ValueError(f"variant must be 'ireland' or 'france', not {variant!r}")
@@ -306,7 +314,7 @@ class State:
             return [0.0] * self.g.players
         return [float(s.total) for s in self.score()]
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         return State(copy.deepcopy(self.g), self.profile, self.flow)
 
     def history(self) -> list[int]:
@@ -317,7 +325,7 @@ class State:
         return copy.deepcopy(self.g.to_dict())
 
     @classmethod
-    def from_dict(cls, d: dict, profile: str | RuleProfile | None = None) -> "State":
+    def from_dict(cls, d: dict, profile: str | RuleProfile | None = None) -> State:
         g = GameState.from_dict(d)
         return cls(g, get_profile(profile or g.profile))
 

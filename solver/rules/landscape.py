@@ -31,7 +31,7 @@ class Landscape:
 
     # ----- construction -------------------------------------------------------------------
     @classmethod
-    def heartland(cls, colour: str, *, neutral: bool = False, short: bool = False) -> "Landscape":
+    def heartland(cls, colour: str, *, neutral: bool = False, short: bool = False) -> Landscape:
         """RULES §5.2 heartland of a colour; the solo neutral's has no moor or forest."""
         land = cls()
         names = {"clay_mound": f"L{colour}1", "farmyard": f"L{colour}2",
@@ -170,7 +170,7 @@ class Landscape:
         return [[c, r, t, x] for (c, r), (t, x) in sorted(self.cells.items(), key=_rowmajor)]
 
     @classmethod
-    def from_list(cls, items: list) -> "Landscape":
+    def from_list(cls, items: list) -> Landscape:
         return cls(cells={(c, r): [t, x] for c, r, t, x in items})
 
     def render(self) -> str:

@@ -858,9 +858,7 @@ class Replay:
             self._act("FREE_USE", building=b)
         elif kind == "turn":
             me = self.state.g.owners[f["seat"]]
-            if f.get("bonus"):
-                flag = PRIOR
-            elif self.with_prior:
+            if f.get("bonus") or self.with_prior:
                 flag = PRIOR
             else:
                 flag = LAY_BROTHER if me.free_clergy(LAY_BROTHER) is not None else PRIOR

@@ -53,7 +53,7 @@ class Owner:
                 "bought_land": self.bought_land, "neutral": self.neutral}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Owner":
+    def from_dict(cls, d: dict) -> Owner:
         return cls(colour=d["colour"], land=Landscape.from_list(d["land"]),
                    clergy=[None if c is None else list(c) for c in d["clergy"]],
                    goods=list(d["goods"]), settlements=list(d["settlements"]),
@@ -100,7 +100,7 @@ class GameState:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "GameState":
+    def from_dict(cls, d: dict) -> GameState:
         import copy
 
         d = copy.deepcopy(d)

@@ -23,7 +23,7 @@ class Wheel:
     tokens: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    def new(cls, side: str) -> "Wheel":
+    def new(cls, side: str) -> Wheel:
         """RULES §4.1 step 3: the seven starting indicators on space 0."""
         return cls(values=list(GAME["wheel"][side]), arm=0,
                    tokens={t: 0 for t in GAME["wheel"]["start_tokens"]})
@@ -84,5 +84,5 @@ class Wheel:
         return {"values": list(self.values), "arm": self.arm, "tokens": dict(self.tokens)}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Wheel":
+    def from_dict(cls, d: dict) -> Wheel:
         return cls(values=list(d["values"]), arm=d["arm"], tokens=dict(d["tokens"]))

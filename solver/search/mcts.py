@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from solver.fast import kernels as K
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine, seed_rng
-from solver.fast import kernels as K
 
 from .beam import SearchResult, state_hash
 
