@@ -97,7 +97,6 @@ BASIC = np.array([PEAT, SHEEP, WOOD, CLAY, COIN, GRAIN], dtype=np.int64)
 C_COINS, C_FOOD, C_ENERGY, C_POINTS, C_DISTINCT = 23, 24, 25, 26, 27
 COST_SIZE = 28
 
-CLAYMOUND_COLS = 0
 
 
 # ===== small helpers ==========================================================================

@@ -49,6 +49,8 @@ CONVERSIONS = (
     ("whiskey to 2 coins", {G.WHISKEY: 1}, {G.COIN: 2}),
 )
 FEES = ("coins", "wine", "whiskey")
+#: kinds whose payload is one wide number (an option index, a good, a conversion)
+WIDE_KINDS = ("OPTION", "PAY", "CONVERT")
 
 
 @dataclass(frozen=True)
@@ -71,8 +73,8 @@ def _pack(kind: str, b: int = 0, col: int = 0, row: int = 0, flag: int = 0, extr
 def encode(a: Action) -> int:
     """Action -> int id."""
     b = BUILDING_INDEX[a.building] if a.building else 0
-    if a.kind in ("OPTION", "PAY", "CONVERT", "SETTLE") and a.kind != "SETTLE":
-        # wide flag: index into a list (options can be many)
+    if a.kind in WIDE_KINDS:
+        # a wide flag: an index into a list (options can be many)
         return (K[a.kind] << 24) | a.flag
     return _pack(a.kind, b, a.col, a.row, a.flag, a.extra)
 
@@ -83,7 +85,7 @@ def decode(aid: int) -> Action:
     if not 0 < kind_i < len(KINDS):
         raise ValueError(f"{aid} is not an action id")
     kind = KINDS[kind_i]
-    if kind in ("OPTION", "PAY", "CONVERT"):
+    if kind in WIDE_KINDS:
         return Action(kind, flag=aid & 0xFFFFFF)
     b = (aid >> 16) & 0xFF
     col = ((aid >> 12) & 0xF) - 2

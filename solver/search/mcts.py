@@ -23,8 +23,6 @@ import random
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from solver.fast import kernels as K
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine, seed_rng
@@ -188,4 +186,4 @@ def mcts_search(variant: str = "ireland", budget: int = 200, seed: int = 0,
                         time.perf_counter() - t0, complete)
 
 
-__all__ = ["MCTS", "FastGame", "Game", "mcts_search", "np"]
+__all__ = ["MCTS", "FastGame", "Game", "mcts_search"]
