@@ -71,3 +71,37 @@ def play(state: State, *steps: str) -> None:
     """Apply several actions by text."""
     for step in steps:
         act(state, step)
+
+
+# ----- building-use helpers shared by the effect tests ------------------------------------------
+PLACE_ONLY = "place only, use no function"
+LB, PR = 0, 2  # clergy indices: first lay brother, prior
+
+
+def options(s) -> list[str]:
+    """Texts of the pending OPTION choices, without the ``Bxx: `` prefix."""
+    assert s.frame["f"] == "option", s.frame
+    return [t.split(": ", 1)[1] for t in texts(s)]
+
+
+def free_targets(s) -> list[str]:
+    """Building ids offered by a pending free-use frame."""
+    assert s.frame["f"] == "free_use", s.frame
+    return sorted(t.split()[1] for t in texts(s) if t.startswith("FREE_USE"))
+
+
+def pay(s, *goods: str) -> None:
+    """Give tiles for a picked payment, by good name."""
+    for g in goods:
+        act(s, f"PAY 1 {g}")
+
+
+def back_at_turn(s) -> None:
+    """The use is over: the turn frame is on top again with its main action spent."""
+    assert s.frame["f"] == "turn" and s.frame["main"] is True, s.frame
+
+
+def set_joker(s, value_index: int) -> None:
+    """Put the joker where it yields ``values[value_index]``."""
+    w = s.g.wheel
+    w.tokens["joker"] = (w.arm - value_index) % 13

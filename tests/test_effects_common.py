@@ -12,36 +12,34 @@ import pytest
 
 from solver.rules import RuleError
 from solver.rules import actions as A
-from tests.helpers import act, fresh, give, goods_of, place, texts
+from tests.helpers import (
+    LB,
+    PLACE_ONLY,
+    PR,
+    act,
+    back_at_turn,
+    free_targets,
+    fresh,
+    give,
+    goods_of,
+    options,
+    pay,
+    place,
+    set_joker,
+    texts,
+)
 
 VARIANTS = pytest.mark.parametrize("variant", ["france", "ireland"])
-PLACE_ONLY = "place only, use no function"
-LB, PR = 0, 2  # clergy indices: first lay brother, prior
 
 
-def options(s) -> list[str]:
-    """Texts of the pending OPTION choices, without the ``Bxx: `` prefix."""
-    assert s.frame["f"] == "option", s.frame
-    return [t.split(": ", 1)[1] for t in texts(s)]
 
 
-def free_targets(s) -> list[str]:
-    assert s.frame["f"] == "free_use", s.frame
-    return sorted(t.split()[1] for t in texts(s) if t.startswith("FREE_USE"))
 
 
-def pay(s, *goods: str) -> None:
-    for g in goods:
-        act(s, f"PAY 1 {g}")
 
 
-def back_at_turn(s) -> None:
-    assert s.frame["f"] == "turn" and s.frame["main"] is True, s.frame
 
 
-def set_joker(s, value_index: int) -> None:
-    w = s.g.wheel
-    w.tokens["joker"] = (w.arm - value_index) % 13
 
 
 # ----- G01 Priory -----------------------------------------------------------------------------
