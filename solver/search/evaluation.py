@@ -41,8 +41,9 @@ SPACE_VALUE = 1.0
 FEATURE_VALUE = 0.5
 ROUNDS = 32.0
 
-# the weights as one array (kernel argument): [0:23] goods, then the three scalars
-WEIGHTS = np.concatenate([GOOD_VALUE, [SETTLEMENT_HOPE, SPACE_VALUE, FEATURE_VALUE]])
+# the weights as one array (kernel argument): [0:23] goods, then hope, space, feature, fade
+FADE = 1.0  # the potential is weighted by (rounds left / 32) ** FADE
+WEIGHTS = np.concatenate([GOOD_VALUE, [SETTLEMENT_HOPE, SPACE_VALUE, FEATURE_VALUE, FADE]])
 
 
 def _variant(goods_scale: float, hope: float, space: float) -> np.ndarray:
@@ -61,7 +62,8 @@ def _variant(goods_scale: float, hope: float, space: float) -> np.ndarray:
 #: space value) around the best measured ones, best first (Ireland's 498 at width 100, then
 #: France's 455); the third is a random-search tuning result (France, width 60: 467).
 _TUNED_FRANCE = np.array([2.4, 3.0, 1.5, 1.2, 2.4, 4.5, 2.4, 1.5, 2.4, 3.9, 1.5, 2.4, 1.5, 1.5,
-                          4.085, 1.5, 1.8, 2.783, 1.8, 3.6, 2.1, 6.0, 0.0, 20.0, 1.187, 0.5])
+                          4.085, 1.5, 1.8, 2.783, 1.8, 3.6, 2.1, 6.0, 0.0, 20.0, 1.187, 0.5,
+                          1.0])
 PORTFOLIO = [_variant(3.0, 22.0, 1.0), _variant(3.0, 15.0, 2.0), _TUNED_FRANCE] + [
     _variant(scale, hope, space)
     for scale in (3.0, 3.5, 2.5) for hope in (18.0, 12.0, 25.0) for space in (1.0, 2.0)
@@ -76,7 +78,7 @@ def evaluate(W, TB, TS, weights):
     score(W, TB, TS, sc)
     if W[L.DONE]:
         return float(sc[0])
-    left = max(0.0, (ROUNDS - W[L.ROUND] + 1.0) / ROUNDS)
+    left = max(0.0, (ROUNDS - W[L.ROUND] + 1.0) / ROUNDS) ** weights[26]
     pot = 0.0
     for g in range(L.N_GOODS):
         pot += weights[g] * W[L.GOODS + g]
