@@ -2026,26 +2026,33 @@ def dwelling_of(TB, TS, c):
 
 
 @njit(cache=True)
+def neighbour_dwelling(W, TB, TS, x):
+    """RULES §14.3: what the neighbours of space x add to a settlement standing there."""
+    nb = np.empty(5, dtype=np.int64)
+    m = neighbours(W, x, nb)
+    v = 0
+    for i in range(m):
+        y = nb[i]
+        cc = W[L.GRID + y]
+        if W[L.TERR + y] == L.T_WATER and cc == L.C_EMPTY:
+            v += 3
+        v += dwelling_of(TB, TS, cc)
+    return v
+
+
+@njit(cache=True)
 def score(W, TB, TS, out):
     """Score breakdown into out[0:4]: total, goods, economic, dwelling."""
     goods = goods_points(W[L.GOODS:L.GOODS + L.N_GOODS])
     econ = 0
     dwell = 0
-    nb = np.empty(5, dtype=np.int64)
     for x in range(L.N_CELLS):
         c = W[L.GRID + x]
         if is_building(c):
             econ += TB[c - L.C_BUILDING, BC_ECON]
         elif c >= L.C_SETTLEMENT:
             econ += TS[c - L.C_SETTLEMENT, 2]
-            dwell += TS[c - L.C_SETTLEMENT, 3]
-            m = neighbours(W, x, nb)
-            for i in range(m):
-                y = nb[i]
-                cc = W[L.GRID + y]
-                if W[L.TERR + y] == L.T_WATER and cc == L.C_EMPTY:
-                    dwell += 3
-                dwell += dwelling_of(TB, TS, cc)
+            dwell += TS[c - L.C_SETTLEMENT, 3] + neighbour_dwelling(W, TB, TS, x)
     out[0] = goods + econ + dwell
     out[1] = goods
     out[2] = econ

@@ -50,20 +50,6 @@ KEEP_PER_PARENT = 64
 # ===== the search policy inside a turn ==========================================================
 
 @njit(cache=True)
-def _adjacent_dwelling(W, TB, TS, x):
-    nb = np.empty(5, dtype=np.int64)
-    m = K.neighbours(W, x, nb)
-    v = 0
-    for i in range(m):
-        y = nb[i]
-        c = W[L.GRID + y]
-        if W[L.TERR + y] == L.T_WATER and c == L.C_EMPTY:
-            v += 3
-        v += K.dwelling_of(TB, TS, c)
-    return v
-
-
-@njit(cache=True)
 def _adjacent_settlements(W, x):
     nb = np.empty(5, dtype=np.int64)
     m = K.neighbours(W, x, nb)
@@ -93,6 +79,7 @@ def policy_filter(W, TB, TS, TW, acts, n, converted, out):
         out[0] = best
         return 1
     main_used = kind == L.K_SLOT and (W[fb + L.F_AUX] & 1) == 1
+    site = np.empty(0, dtype=np.int64)
     last_b = -1
     kept = 0
     best_b_x = -1
@@ -156,13 +143,17 @@ def policy_filter(W, TB, TS, TW, acts, n, converted, out):
                 kept += 1
         elif K.SETTLE0 <= a < K.DISTRICT0:
             s, x = divmod(a - K.SETTLE0, L.N_CELLS)
-            v = _adjacent_dwelling(W, TB, TS, x)
+            if site.shape[0] == 0:  # neighbour value of each space, computed once per call
+                site = np.empty(L.N_CELLS, dtype=np.int64)
+                for y in range(L.N_CELLS):
+                    site[y] = K.neighbour_dwelling(W, TB, TS, y)
+            v = site[x]
             better = 0
             for k in range(n):
                 a2 = acts[k]
                 if K.SETTLE0 <= a2 < K.DISTRICT0 and (a2 - K.SETTLE0) // L.N_CELLS == s:
                     x2 = (a2 - K.SETTLE0) % L.N_CELLS
-                    v2 = _adjacent_dwelling(W, TB, TS, x2)
+                    v2 = site[x2]
                     if v2 > v or (v2 == v and x2 < x):
                         better += 1
             if better >= SETTLE_CELLS:
