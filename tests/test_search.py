@@ -11,6 +11,8 @@ from click.testing import CliRunner
 from cli.main import main
 from solver.fast.engine import FastEngine
 from solver.search import records
+from solver.fast import layout as L
+from solver.search import beam
 from solver.search.beam import beam_search
 from solver.search.mcts import MCTS, Game, mcts_search
 
@@ -49,6 +51,37 @@ def test_beam_with_a_time_limit_still_returns_a_complete_line():
                               params={}, seed=0, nodes=r.nodes, seconds=r.seconds,
                               score=r.score, line=r.line)
     assert records.verify_record(rec)[0]
+
+
+def test_endgame_polish_keeps_the_best_line_and_restarts_on_its_prefix(monkeypatch):
+    """Two groups of width 2, then the polish stage (beam.py): the result is at least as good
+    as every group's line, the polish restarts ran, and the line replays on the reference."""
+    monkeypatch.setattr(beam, "GROUP_WIDTH", 2)
+    r = beam_search("france", width=4)
+    groups = [t["score"] for t in r.trace if t["stage"] == "group"]
+    polish = [t for t in r.trace if t["stage"] == "polish"]
+    assert len(groups) == 2 and polish
+    assert {t["from_round"] for t in polish} <= set(beam.POLISH_ROUNDS)
+    assert r.score[0] >= max(groups) and r.score[0] == max(groups + [t["score"] for t in polish])
+    rec = records.make_record(command="test", variant="france", algorithm="beam",
+                              params={"width": 4}, seed=0, nodes=r.nodes, seconds=r.seconds,
+                              score=r.score, line=r.line)
+    ok, message, score = records.verify_record(rec)
+    assert ok, message
+
+
+def test_state_at_round_stops_at_a_layer_boundary_of_that_round():
+    e = FastEngine("ireland")
+    line = beam_search("ireland", width=2).line
+    W, prefix = beam._state_at_round(e, line, 22)
+    assert W[L.ROUND] == 22 and line[: len(prefix)] == prefix
+    # the state is the prefix replayed, and the step before it ended a flow step
+    X = e.initial_wide().copy()
+    for a in prefix[:-1]:
+        e.step_wide(X, a)
+    before = X[L.STEP]
+    e.step_wide(X, prefix[-1])
+    assert (X == W).all() and X[L.STEP] != before
 
 
 class TwoWays(Game):
