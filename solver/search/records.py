@@ -66,8 +66,10 @@ def readable_line(variant: str, line: list[int]) -> list[dict]:
 
 
 def make_record(*, command: str, variant: str, algorithm: str, params: dict, seed: int,
-                nodes: int, seconds: float, score: tuple, line: list[int]) -> dict:
-    """Build a results record (verifies nothing; see verify_record)."""
+                nodes: int, seconds: float, score: tuple, line: list[int],
+                stages: list[dict] | None = None) -> dict:
+    """Build a results record (verifies nothing; see verify_record). ``stages`` is the
+    search's own account of its stages (beam: each group and polish restart with its score)."""
     total, goods, economic, dwelling = (int(v) for v in score)
     return {
         "kind": KIND,
@@ -86,7 +88,7 @@ def make_record(*, command: str, variant: str, algorithm: str, params: dict, see
         "score": {"total": total, "goods": goods, "economic": economic, "dwelling": dwelling},
         "line": [int(a) for a in line],
         "rounds": readable_line(variant, line),
-    }
+    } | ({"stages": stages} if stages else {})
 
 
 def load_record(path: str | Path) -> dict:

@@ -44,7 +44,8 @@ def run_solo(*, variant: str, beam: int | None, mcts: int | None, seed: int,
     bar.close()
     record = records.make_record(command=command, variant=variant, algorithm=algo,
                                  params=params, seed=seed, nodes=result.nodes,
-                                 seconds=result.seconds, score=result.score, line=result.line)
+                                 seconds=result.seconds, score=result.score, line=result.line,
+                                 stages=getattr(result, "trace", None))
     ok, message, _ = records.verify_record(record)
     if not ok:
         raise RuntimeError(f"the search's line does not replay on the reference engine: "
