@@ -33,9 +33,10 @@ def run_solo(*, variant: str, beam: int | None, mcts: int | None, seed: int,
     bar = tqdm(total=None, desc=f"{algo} {n} {variant}", unit=" layer" if algo == "beam"
                else " move", file=sys.stderr, disable=quiet)
 
-    def progress(state, k):
+    def progress(state, k, stage=""):
         bar.update(1)
-        bar.set_postfix_str(f"round {int(state[0][L.ROUND]) if state.ndim == 2 else int(state[L.ROUND])}")
+        rnd = int(state[0][L.ROUND]) if state.ndim == 2 else int(state[L.ROUND])
+        bar.set_postfix_str(f"{stage}, round {rnd}" if stage else f"round {rnd}")
 
     if algo == "beam":
         result = beam_search(variant, n, seed, time_limit, progress)
