@@ -30,9 +30,11 @@ not included here because the kernels were cached).
 
 
 FOOTER = """
-Not measured yet: a width-10000 beam (about 20-25 minutes per variant on this machine).
-The 500-point goal is not reached yet; the search is very sensitive to the evaluation's
-weights (see solver/search/evaluation.py), which is where the next gains must come from.
+The width-2000 rows are the default command, `ora-solve solo --variant V`. Width 100 is a
+single group and has no endgame polish; wider beams run groups of 100 and then the polish
+(see solver/search/beam.py). Not measured yet: a width-10000 beam (estimated 35-40 minutes per
+variant on this machine with the polish, which runs at half the width). The 500-point goal holds
+for Ireland (503); France is at 487.
 """
 
 
