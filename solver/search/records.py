@@ -27,11 +27,13 @@ class RecordError(ValueError):
 
 
 def git_commit(cwd: str | Path | None = None) -> str:
-    """The current git commit (with '-dirty' if the tree has changes), or 'unknown'."""
+    """The current git commit (with '-dirty' if tracked files outside results/ have changes:
+    records written there do not change the code that made them), or 'unknown'."""
     try:
         sha = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                              cwd=cwd, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
+                                ":/", ":(exclude,top)results"],
                                capture_output=True, text=True, cwd=cwd, check=True).stdout
         return sha + ("-dirty" if dirty.strip() else "")
     except (OSError, subprocess.CalledProcessError):
