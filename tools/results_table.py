@@ -21,8 +21,10 @@ record holds the command, commit, versions, rule profile (`rulebook`), parameter
 nodes expanded, wall time, score and the full line (canonical ids and readable text).
 
 Scores and wall times below are measured, one row per record (2-core machine, the search
-using both cores; the first run of a session also pays about a minute of Numba compilation,
-not included here because the kernels were cached).
+using both cores). The wall time is the search's own, from the record; a run that was the
+first after a change to the kernel sources also includes about a minute of Numba compilation
+(the Ireland width-500 and width-2000 rows did). Records with a `stages` field list each
+beam group and polish restart with its score and time.
 
 | variant | search | budget | seed | total | goods | economic | dwelling | wall time (s) | nodes | file |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
