@@ -33,10 +33,11 @@ beam group and polish restart with its score and time.
 
 FOOTER = """
 The width-2000 rows are the default command, `ora-solve solo --variant V`. Width 100 is a
-single group and has no endgame polish; wider beams run groups of 100 and then the polish
-(see solver/search/beam.py). Not measured yet: a width-10000 beam (estimated 35-40 minutes per
-variant on this machine with the polish, which runs at half the width). The 500-point goal holds
-for Ireland (503); France is at 487.
+single group and has no endgame polish; wider beams run groups of 100 (476 at width 10000, one
+per portfolio weighting) and then the polish at half the width (see solver/search/beam.py).
+France at width 10000 took 22 minutes for 488, one point more than width 2000: the width is
+not where France's missing points are. The 500-point goal holds for Ireland (503); France is
+at 488.
 """
 
 
