@@ -361,14 +361,13 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     if polish_width:
         e = FastEngine(variant)
         done = groups
-        lines = []
+        chains: list[tuple[int, list[int]]] = []  # (score, line), best first, distinct
         for r in found:
-            if r.line not in lines and len(lines) < POLISH_LINES:
-                lines.append(r.line)
+            if len(chains) < POLISH_LINES and all(r.line != c[1] for c in chains):
+                chains.append((r.score[0], r.line))
         tried = set()
-        for line in lines:
+        for line_score, line in chains:
             # each restart polishes the best line of this chain so far
-            line_score = found[[r.line for r in found].index(line)].score[0]
             for rnd in POLISH_ROUNDS:
                 start = _state_at_round(e, line, rnd)
                 key = tuple(start[1])
