@@ -70,6 +70,51 @@ def test_endgame_polish_keeps_the_best_line_and_restarts_on_its_prefix(monkeypat
     assert ok, message
 
 
+def _with_goods(W, kinds):
+    W = W.copy()
+    W[L.GOODS:L.GOODS + L.N_GOODS] = 0
+    for g in range(kinds):
+        W[L.GOODS + g] = 1
+    return W
+
+
+def test_chamber_progress_counts_kinds_of_goods_while_the_chamber_is_in_reach():
+    from solver.rules.cards import BUILDING_IDS
+    from solver.search.evaluation import chamber_progress
+
+    f = FastEngine("france")
+    W = f.initial_wide()
+    assert chamber_progress(_with_goods(W, 13), f.TB) == 1.0
+    assert chamber_progress(_with_goods(W, 20), f.TB) == 1.0  # 13 kinds are all it takes
+    assert chamber_progress(_with_goods(W, 6), f.TB) == 36 / 169
+    chamber = BUILDING_IDS.index("F25")
+    for status, reach in ((L.S_DISPLAY, True), (L.S_MINE, True), (L.S_NEUTRAL, True),
+                          (L.S_GONE, False)):
+        X = _with_goods(W, 13)
+        X[L.STATUS + chamber] = status
+        assert (chamber_progress(X, f.TB) == 1.0) == reach
+    i = FastEngine("ireland")  # no Chamber of Wonders in Ireland
+    assert chamber_progress(_with_goods(i.initial_wide(), 13), i.TB) == 0.0
+
+
+def test_evaluation_values_a_13th_kind_of_goods_only_while_wonders_are_left():
+    from solver.search.evaluation import PORTFOLIO, evaluate
+
+    f = FastEngine("france")
+    w = PORTFOLIO[0]
+
+    def gain(W):  # the evaluation of 13 kinds of goods (one tile each) over 12 kinds
+        return (evaluate(_with_goods(W, 13), f.TB, f.TS, w)
+                - evaluate(_with_goods(W, 12), f.TB, f.TS, w))
+
+    W = f.initial_wide()
+    none_left = W.copy()
+    none_left[L.WONDERS] = 0
+    left = ((32 - W[L.ROUND] + 1) / 32) ** w[26]
+    assert gain(W) - gain(none_left) == pytest.approx(left * w[27] * (169 - 144) / 169)
+    assert gain(W) > gain(none_left)
+
+
 def test_state_at_round_stops_at_a_layer_boundary_of_that_round():
     e = FastEngine("ireland")
     line = beam_search("ireland", width=2).line

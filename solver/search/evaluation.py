@@ -14,6 +14,9 @@ game end) **plus** a potential term that looks past the current score:
 * **space**: empty buildable spaces (``SPACE_VALUE`` each) and forest/moor cards
   (``FEATURE_VALUE``, future wood/peat and Festival Ground points), because buildings and
   settlements need room.
+* **kinds of goods** while a Chamber of Wonders (France) is in reach and wonders are left:
+  ``WONDER_HOPE`` x (kinds held / 13) ** 2. The Chamber turns one tile of each of 13 kinds
+  into a 30-point wonder; no per-tile value sees that (``chamber_progress``).
 
 The weights were set by hand from the card table and adjusted with short beam runs; they are
 plain numpy arrays passed into the kernel, so tuning never touches code.
@@ -26,6 +29,7 @@ from numba import njit
 
 from solver.fast import layout as L
 from solver.fast.kernels import score
+from solver.fast.tables import BC_EFFECT, EFFECT_ID
 from solver.rules import goods as G
 
 # point value of one tile in stock, by good id (see module docstring)
@@ -39,11 +43,15 @@ GOOD_VALUE = np.array([_GOOD_VALUE[g] for g in range(G.N_GOODS)], dtype=np.float
 SETTLEMENT_HOPE = 6.0
 SPACE_VALUE = 1.0
 FEATURE_VALUE = 0.5
+WONDER_HOPE = 30.0
 ROUNDS = 32.0
+CHAMBER = EFFECT_ID["chamber_of_wonders"]
 
-# the weights as one array (kernel argument): [0:23] goods, then hope, space, feature, fade
+# the weights as one array (kernel argument): [0:23] goods, then hope, space, feature, fade,
+# wonder hope
 FADE = 1.0  # the potential is weighted by (rounds left / 32) ** FADE
-WEIGHTS = np.concatenate([GOOD_VALUE, [SETTLEMENT_HOPE, SPACE_VALUE, FEATURE_VALUE, FADE]])
+WEIGHTS = np.concatenate([GOOD_VALUE, [SETTLEMENT_HOPE, SPACE_VALUE, FEATURE_VALUE, FADE,
+                                       WONDER_HOPE]])
 
 
 def _variant(goods_scale: float, hope: float, space: float) -> np.ndarray:
@@ -63,7 +71,7 @@ def _variant(goods_scale: float, hope: float, space: float) -> np.ndarray:
 #: France's 455); the third is a random-search tuning result (France, width 60: 467).
 _TUNED_FRANCE = np.array([2.4, 3.0, 1.5, 1.2, 2.4, 4.5, 2.4, 1.5, 2.4, 3.9, 1.5, 2.4, 1.5, 1.5,
                           4.085, 1.5, 1.8, 2.783, 1.8, 3.6, 2.1, 6.0, 0.0, 20.0, 1.187, 0.5,
-                          1.0])
+                          1.0, WONDER_HOPE])
 PORTFOLIO = [_variant(3.0, 22.0, 1.0), _variant(3.0, 15.0, 2.0), _TUNED_FRANCE] + [
     _variant(scale, hope, space)
     for scale in (3.0, 3.5, 2.5) for hope in (18.0, 12.0, 25.0) for space in (1.0, 2.0)
@@ -99,4 +107,32 @@ def evaluate(W, TB, TS, weights):
         elif c == L.C_FOREST or c == L.C_MOOR:
             feats += 1
     pot += weights[24] * space + weights[25] * feats
+    if weights[27] != 0.0 and W[L.WONDERS] > 0:
+        pot += weights[27] * chamber_progress(W, TB)
     return float(sc[0]) + left * pot
+
+
+@njit(cache=True)
+def chamber_progress(W, TB):
+    """(distinct goods held / 13) ** 2 while a Chamber of Wonders is or will be in reach.
+
+    The Chamber (France) turns one tile each of 13 kinds of goods, mostly worthless raw
+    goods, into a wonder worth 30 points: the best action of the game once the stock is
+    diverse enough. A per-tile goods value cannot see that, so the evaluation counts the
+    kinds held. Reachable means in the game and not covered: still in its stack, on display,
+    built by the player, or built by the neutral player (a work contract uses it).
+    """
+    ok = False
+    for b in range(TB.shape[0]):
+        if TB[b, BC_EFFECT] == CHAMBER:
+            st = W[L.STATUS + b]
+            if st == L.S_STACK or st == L.S_DISPLAY or st == L.S_MINE or st == L.S_NEUTRAL:
+                ok = True
+    if not ok:
+        return 0.0
+    kinds = 0
+    for g in range(L.N_GOODS):
+        if W[L.GOODS + g] > 0:
+            kinds += 1
+    kinds = min(kinds, 13)
+    return kinds * kinds / 169.0
