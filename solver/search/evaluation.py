@@ -121,6 +121,13 @@ def chamber_progress(W, TB):
     diverse enough. A per-tile goods value cannot see that, so the evaluation counts the
     kinds held. Reachable means in the game and not covered: still in its stack, on display,
     built by the player, or built by the neutral player (a work contract uses it).
+
+    Measured (France, beam 2000, seed 0): without this term the lines held no wonder and
+    scored 487; with ``WONDER_HOPE`` 30 the line scores 512 with six wonders. They came
+    from the Sacristy (book + ceramic + ornament + reliquary), used through the Hospice
+    while it lay in the display: a stock of many kinds feeds every wonder building, so the
+    term pays off beyond the Chamber itself. The weight is sensitive (15: 465, 45: 475,
+    60: 515), like every weight of this evaluation.
     """
     ok = False
     for b in range(TB.shape[0]):
