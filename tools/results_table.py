@@ -21,23 +21,29 @@ record holds the command, commit, versions, rule profile (`rulebook`), parameter
 nodes expanded, wall time, score and the full line (canonical ids and readable text).
 
 Scores and wall times below are measured, one row per record (2-core machine, the search
-using both cores). The wall time is the search's own, from the record; a run that was the
-first after a change to the kernel sources also includes about a minute of Numba compilation
-(the Ireland width-500 and width-2000 rows did). Records with a `stages` field list each
-beam group and polish restart with its score and time.
+using both cores, each run alone). The wall time is the search's own, from the record. The
+width-2000 rows ran on an empty Numba cache, so theirs include compiling the kernels (France:
+346 s against 325 s for the same line rerun warm); the other rows ran with the kernels
+already compiled. The commit column is the code that found the line. Records with a
+`stages` field list each beam group and polish restart with its score and time.
 
-| variant | search | budget | seed | total | goods | economic | dwelling | wall time (s) | nodes | file |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| variant | search | budget | seed | total | goods | economic | dwelling | wall time (s) | nodes | commit | file |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 """
 
 
 FOOTER = """
 The width-2000 rows are the default command, `ora-solve solo --variant V`. Width 100 is a
-single group and has no endgame polish; wider beams run groups of 100 (476 at width 10000, one
-per portfolio weighting) and then the polish at half the width (see solver/search/beam.py).
-France at width 10000 took 22 minutes for 488, one point more than width 2000: the width is
-not where France's missing points are. The 500-point goal holds for Ireland (503); France is
-at 488.
+single group and has no endgame polish; wider beams run one group per 100 of width (at most
+21, one per portfolio weighting: 5 groups of 100 at width 500, 20 of 100 at width 2000, 21 of
+476 at width 10000) and then the polish at half the width (see solver/search/beam.py). Both
+variants pass 500 from width 500 on; width 10000 reaches 536 (France, 12.6 minutes) and 539
+(Ireland, 28 minutes). A single narrow beam is chaotic (399 and 405 at width 100): the
+groups and the polish are what make the wider searches reliable.
+
+MCTS (rollouts of uniformly random play, max backup) stays near 200 points at 1000
+simulations per decision: random rollouts cannot tell a good plan from a bad one in this
+game; the beam's evaluation can.
 """
 
 
@@ -55,16 +61,17 @@ def main() -> int:
             budget += f", limit {p['time_limit']} s"
         s = r["score"]
         rows.append((r["variant"], r["algorithm"], budget, r["seed"], s["total"], s["goods"],
-                     s["economic"], s["dwelling"], r["wall_seconds"], r["nodes"], path.name,
-                     p.get("width", p.get("simulations_per_decision", 0))))
-    rows.sort(key=lambda x: (x[0], x[1], x[11], x[3]))
+                     s["economic"], s["dwelling"], r["wall_seconds"], r["nodes"],
+                     r["commit"][:7] + ("-dirty" if r["commit"].endswith("-dirty") else ""),
+                     path.name, p.get("width", p.get("simulations_per_decision", 0))))
+    rows.sort(key=lambda x: (x[0], x[1], x[12], x[3]))
     lines = [HEADER]
     for row in rows:
-        lines.append("| " + " | ".join(str(v) for v in row[:10]) + f" | `{row[10]}` |\n")
+        lines.append("| " + " | ".join(str(v) for v in row[:11]) + f" | `{row[11]}` |\n")
     best = {}
     for row in rows:
         if row[4] > best.get(row[0], (0,))[0]:
-            best[row[0]] = (row[4], row[10])
+            best[row[0]] = (row[4], row[11])
     lines.append("\nBest line per variant: " + ", ".join(
         f"{v} {s} (`{f}`)" for v, (s, f) in sorted(best.items())) + ".\n")
     lines.append(FOOTER)
