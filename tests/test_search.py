@@ -70,6 +70,19 @@ def test_endgame_polish_keeps_the_best_line_and_restarts_on_its_prefix(monkeypat
     assert ok, message
 
 
+def test_state_hash_sees_every_stored_word_but_not_the_derived_terrain():
+    W = FastEngine("france").initial_wide()
+    h = beam.state_hash(W)
+    X = W.copy()
+    X[L.TERR:L.TERR + L.N_CELLS] += 1  # derived from LAND: not part of the state's identity
+    assert beam.state_hash(X) == h
+    # a word in each lane, in each block's leftover words, first and last
+    for i in [0, 1, 2, 3, L.TERR - 1, L.STATUS, L.W_SIZE - 1]:
+        X = W.copy()
+        X[i] += 1
+        assert beam.state_hash(X) != h, i
+
+
 def _with_goods(W, kinds):
     W = W.copy()
     W[L.GOODS:L.GOODS + L.N_GOODS] = 0
