@@ -332,9 +332,6 @@ class SearchResult:
     seconds: float
     complete: bool = True
     trace: list[dict] = field(default_factory=list)
-    # the beam (states, lines) at the first layer all of whose states reached round
-    # ``snapshot_round`` (see ``_beam``), or None
-    snapshot: tuple[np.ndarray, list[list[int]]] | None = field(default=None, repr=False)
 
 
 GROUP_WIDTH = 100
@@ -444,8 +441,8 @@ def _state_at_round(e: FastEngine, line: list[int], rnd: int) -> tuple[np.ndarra
 
 
 def _beam(variant: str, width: int, seed: int, time_limit: float | None, progress, keep: int,
-          weights, start: tuple[np.ndarray, list] | None = None, label: str = "",
-          snapshot_round: int | None = None) -> SearchResult:
+          weights, start: tuple[np.ndarray, list[int]] | None = None, label: str = ""
+          ) -> SearchResult:
     """One beam of width ``width`` under one weighting, from the initial state or ``start``
     (a state and the line that reached it)."""
     e = FastEngine(variant)
@@ -457,22 +454,14 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
         beam = e.initial_wide()[None, :].copy()
         lines: list[list[int]] = [[]]
     else:
-        if start[0].ndim == 1:  # one state and its line
-            beam = start[0][None, :].copy()
-            lines = [list(start[1])]
-        else:  # a beam: states and their lines
-            beam = start[0].copy()
-            lines = [list(x) for x in start[1]]
+        beam = start[0][None, :].copy()
+        lines = [list(start[1])]
     best: tuple | None = None  # (score tuple, line)
     nodes = 0
     layers = 0
     scratch = np.zeros(K.MAX_LEGAL, dtype=np.int64)
     complete = True
-    snapshot = None
     while True:
-        if snapshot_round is not None and snapshot is None and \
-                beam[:, L.ROUND].min() >= snapshot_round:
-            snapshot = (beam.copy(), [list(x) for x in lines])
         live = [i for i in range(len(beam)) if beam[i, L.DONE] == 0]
         for i in range(len(beam)):
             if beam[i, L.DONE]:
@@ -542,5 +531,4 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
         if best is None or sc[0] > best[0][0]:
             best = (sc, line)
     return SearchResult(variant, best[0], best[1], nodes, layers,
-                        time.perf_counter() - t0 if seconds is None else seconds, complete,
-                        snapshot=snapshot)
+                        time.perf_counter() - t0 if seconds is None else seconds, complete)

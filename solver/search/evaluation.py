@@ -131,10 +131,10 @@ def chamber_progress(W, TB):
     """
     ok = False
     for b in range(TB.shape[0]):
-        if TB[b, BC_EFFECT] == CHAMBER:
+        if TB[b, BC_EFFECT] == CHAMBER:  # one Chamber card: stop at it
             st = W[L.STATUS + b]
-            if st == L.S_STACK or st == L.S_DISPLAY or st == L.S_MINE or st == L.S_NEUTRAL:
-                ok = True
+            ok = st == L.S_STACK or st == L.S_DISPLAY or st == L.S_MINE or st == L.S_NEUTRAL
+            break
     if not ok:
         return 0.0
     kinds = 0
