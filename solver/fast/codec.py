@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.rules import effects as EF
+from solver.rules import frames as F
 from solver.rules import goods as G
 from solver.rules.cards import (
     BUILDING_IDS,
@@ -128,32 +129,32 @@ def to_wide(state: State) -> np.ndarray:
     W[L.FDEPTH] = len(g.frames)
     for i, f in enumerate(g.frames):
         base = L.FRAMES + L.FRAME_SIZE * i
-        kind = f["f"]
+        kind = f.kind
         if kind not in FRAME_KIND:
             raise CodecError(f"a {kind} frame is not a canonical decision point")
         W[base + L.F_KIND] = FRAME_KIND[kind]
         b, loc, aux = -1, -1, 0
         if kind == "turn":
-            aux = int(f["main"])
+            aux = int(f.main)
         elif kind == "option":
-            b, loc, aux = BUILDING_INDEX[f["b"]], _loc(f["loc"]), VIA.index(f["via"])
+            b, loc, aux = BUILDING_INDEX[f.building], _loc(f.loc), VIA.index(f.via)
         elif kind == "prior_bonus":
-            b = BUILDING_INDEX[f["b"]]
-            loc = _loc([0, *me.land.find(f["b"])])
+            b = BUILDING_INDEX[f.building]
+            loc = _loc([0, *me.land.find(f.building)])
         elif kind == "free_use":
-            src = f["chain"][-1]
+            src = f.chain[-1]
             b = BUILDING_INDEX[src]
             where = state.locate(src)
             loc = -1 if where is None else _loc([where.owner, where.col, where.row])
         elif kind == "grant_fell_cut":
-            aux = int(f["fell"]) | (int(f["cut"]) << 1)
+            aux = int(f.fell) | (int(f.cut) << 1)
         elif kind == "grant_land":
-            aux = int(f["district"]) | (int(f["plot"]) << 1)
+            aux = int(f.district) | (int(f.plot) << 1)
         elif kind == "settle":
-            aux = int(f["bought"]) | (int(f["settled"]) << 1)
+            aux = int(f.bought) | (int(f.settled) << 1)
         W[base + L.F_B], W[base + L.F_LOC], W[base + L.F_AUX] = b, loc, aux
         if kind in ("option", "free_use") and i == len(g.frames) - 1:
-            for j, c in enumerate(f["chain"]):
+            for j, c in enumerate(f.chain):
                 W[L.CHAIN + j] = BUILDING_INDEX[c]
     cells = me.land.cells
     for row in range(L.ROW_MIN, L.ROW_MIN + L.N_ROWS):
@@ -251,28 +252,28 @@ def from_wide(W: np.ndarray, variant: str, colours=("R", "G")) -> State:
         kind = KIND_FRAME[W[base + L.F_KIND]]
         b, loc, aux = W[base + L.F_B], W[base + L.F_LOC], W[base + L.F_AUX]
         if kind == "turn":
-            f = {"f": "turn", "seat": 0, "main": bool(aux)}
+            f = F.TurnFrame(seat=0, main=bool(aux))
         elif kind == "option":
-            f = {"f": "option", "user": 0, "b": BUILDING_IDS[b], "loc": _pos(loc),
-                 "via": VIA[aux], "chain": chain}
+            f = F.OptionFrame(user=0, building=BUILDING_IDS[b], loc=_pos(loc), via=VIA[aux],
+                              chain=chain)
         elif kind == "prior_bonus":
-            f = {"f": "prior_bonus", "user": 0, "b": BUILDING_IDS[b]}
+            f = F.PriorBonusFrame(user=0, building=BUILDING_IDS[b])
         elif kind == "free_use":
             src = BUILDING_IDS[b]
             u = EF.Use(state, 0, src, None if loc < 0 else tuple(_pos(loc)), "free", chain)
             targets = _targets(u, src)
-            f = {"f": "free_use", "user": 0, "targets": [[t, p] for t, p in targets
-                                                          if t not in chain], "chain": chain}
+            f = F.FreeUseFrame(user=0, targets=[[t, p] for t, p in targets if t not in chain],
+                               chain=chain)
         elif kind == "grant_fell_cut":
-            f = {"f": kind, "fell": bool(aux & 1), "cut": bool(aux & 2), "user": 0}
+            f = F.GrantFellCutFrame(user=0, fell=bool(aux & 1), cut=bool(aux & 2))
         elif kind == "grant_land":
-            f = {"f": kind, "district": bool(aux & 1), "plot": bool(aux & 2), "user": 0}
+            f = F.GrantLandFrame(user=0, district=bool(aux & 1), plot=bool(aux & 2))
         elif kind in ("grant_build", "grant_settle"):
-            f = {"f": kind, "user": 0}
+            f = F.BY_KIND[kind](user=0)
         elif kind == "settle":
-            f = {"f": "settle", "seat": 0, "bought": bool(aux & 1), "settled": bool(aux & 2)}
+            f = F.SettleFrame(seat=0, bought=bool(aux & 1), settled=bool(aux & 2))
         else:
-            f = {"f": kind, "seat": 0}
+            f = F.BY_KIND[kind](seat=0)
         g.frames.append(f)
     return state
 

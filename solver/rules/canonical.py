@@ -61,6 +61,7 @@ What the canonical space folds or drops, and why
 from __future__ import annotations
 
 from . import actions as A
+from . import frames as F
 from . import goods as G
 from .cards import BUILDING_IDS, BUILDING_INDEX, BUILDINGS
 from .game import RuleError, State
@@ -325,16 +326,16 @@ def _drink(state: State) -> int:
     return G.WINE if state.g.variant == "france" else G.WHISKEY
 
 
-def _options_for(state: State, f: dict) -> list[tuple[int, int, tuple]]:
+def _options_for(state: State, f: F.OptionFrame) -> list[tuple[int, int, tuple]]:
     """(canonical option o, reference option index, data) of an option-frame, deduplicated."""
-    ref = state._options(f)
+    ref = state.options(f)
     by_data = {}
     for i, opt in enumerate(ref):
         by_data.setdefault(_key(opt.data), i)
     u = state.use_of(f)
     out = [(0, 0, ("decline",))]
     seen = {_key(("decline",))}
-    spec = CANON_OPTIONS[BUILDINGS[f["b"]].effect]
+    spec = CANON_OPTIONS[BUILDINGS[f.building].effect]
     for o, (_, fn) in enumerate(spec, start=1):
         data = fn(u)
         if data is None:
@@ -367,16 +368,16 @@ def _complete(trial: State) -> list[int]:
     done = []
     while not trial.is_terminal():
         f = trial.frame
-        if f["f"] == "pay":
-            need = f["need"]
+        if isinstance(f, F.PayFrame):
+            need = f.need
             cost = Cost(food=need["food"], energy2=need["energy2"], points=need["points"],
                         distinct=need["distinct"])
             seq = [A.make("PAY", flag=g)
-                   for g in pay_rule(trial.g.owners[f["user"]].goods, cost)]
-        elif f["f"] == "pick_cells":
-            cells = trial.g.owners[f["user"]].land.features(f["kind"])
+                   for g in pay_rule(trial.g.owners[f.user].goods, cost)]
+        elif isinstance(f, F.PickCellsFrame):
+            cells = trial.g.owners[f.user].land.features(f.feature)
             seq = [A.make("PICK_CELL", col=c, row=r)
-                   for c, r in cells[: f["count"] - len(f["picked"])]]
+                   for c, r in cells[: f.count - len(f.picked)]]
         else:
             break
         for aid in seq:
@@ -450,15 +451,14 @@ def _from_canonical(state: State, cid: int) -> list[int] | None:
     f = state.frame
     if f is None:
         return None
-    kind = f["f"]
-    if kind == "option" or kind == "prior_bonus":
-        if kind == "prior_bonus":
+    if isinstance(f, (F.OptionFrame, F.PriorBonusFrame)):
+        if isinstance(f, F.PriorBonusFrame):
             if cid == END:
                 return [A.make("SKIP")]
             o = cid - OPT0
             if not 0 <= o < N_OPTIONS:
                 return None
-            use = A.make("USE_PRIOR", f["b"])
+            use = A.make("USE_PRIOR", f.building)
             if use not in state.legal_actions():
                 return None
             trial = state.clone()
@@ -481,11 +481,11 @@ def canonical_legal_actions(state: State) -> list[int]:
     if state.is_terminal():
         return []
     f = state.frame
-    if f["f"] == "option":
+    if isinstance(f, F.OptionFrame):
         return sorted(OPT0 + o for o, _, _ in _options_for(state, f))
-    if f["f"] == "prior_bonus":
+    if isinstance(f, F.PriorBonusFrame):
         out = [END]
-        use = A.make("USE_PRIOR", f["b"])
+        use = A.make("USE_PRIOR", f.building)
         if use in state.legal_actions():
             trial = state.clone()
             trial.apply_action(use)
@@ -592,9 +592,10 @@ def describe_id(cid: int) -> str:
 def canonical_to_string(state: State, cid: int) -> str:
     """Readable text of a canonical id in this state (option labels resolved)."""
     f = state.frame
-    if f is not None and f["f"] in ("option", "prior_bonus") and OPT0 <= cid < OPT0 + N_OPTIONS:
+    if (isinstance(f, (F.OptionFrame, F.PriorBonusFrame))
+            and OPT0 <= cid < OPT0 + N_OPTIONS):
         o = cid - OPT0
-        b = f["b"]
+        b = f.building
         label = "place only" if o == 0 else CANON_OPTIONS[BUILDINGS[b].effect][o - 1][0]
         return f"{b}: {label}"
     return describe_id(cid)

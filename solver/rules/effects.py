@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import product
 
+from . import frames as F
 from . import goods as G
 from .cards import BUILDINGS
 from .payment import Cost
@@ -124,17 +125,16 @@ class Use:
                               (token, j)))
         return out
 
-    def grant(self, frame: dict) -> None:
-        """Push a follow-up decision for the user."""
-        frame.setdefault("user", self.user)
+    def grant(self, frame: F.Frame) -> None:
+        """Push a follow-up decision for the user (a frame of solver/rules/frames.py)."""
         self.state.g.frames.append(frame)
 
     def grant_free_use(self, targets: list[tuple[str, list | None]]) -> None:
         """Offer a free use of one of ``targets`` ((building, [owner, col, row] or None))."""
         targets = [t for t in targets if t[0] not in self.chain]
         if targets:
-            self.grant({"f": "free_use", "targets": [[b, loc] for b, loc in targets],
-                        "chain": list(self.chain)})
+            self.grant(F.FreeUseFrame(user=self.user, targets=[[b, loc] for b, loc in targets],
+                                      chain=list(self.chain)))
 
     def built_buildings(self):
         """(building, [owner, col, row]) of every built building, all landscapes."""
@@ -315,7 +315,7 @@ _simple("builders_market", "pay 2 coins, take 2 wood, 2 clay, 1 stone, 1 straw",
 
 def _carpentry_resolve(u: Use, data):
     u.me.land.cells[tuple(data[0])][1] = None
-    u.grant({"f": "grant_build"})
+    u.grant(F.GrantBuildFrame(user=u.user))
 
 
 effect("carpentry",
@@ -410,7 +410,7 @@ effect("bathhouse", lambda u: [Option("pay 1 coin, take 1 book + 1 ceramic, cler
 
 def _locutory(u: Use, data):
     u.me.clergy[u.me.prior] = None
-    u.grant({"f": "grant_build"})
+    u.grant(F.GrantBuildFrame(user=u.user))
 
 
 effect("locutory", lambda u: [Option("pay 2 coins, prior comes home, then build", (),
@@ -449,7 +449,7 @@ def _take_wonder(u: Use) -> None:
 
 # ----- C buildings ------------------------------------------------------------------------
 effect("castle", lambda u: [Option("build a settlement")],
-       lambda u, data: u.grant({"f": "grant_settle"}))
+       lambda u, data: u.grant(F.GrantSettleFrame(user=u.user)))
 
 
 def _forest_hut(u: Use, data):
@@ -478,7 +478,7 @@ effect("coal_harbor",
        lambda u, data: u.gain_all({G.COIN: 3 * data[0], G.WHISKEY: data[0]}))
 effect("calefactory",
        lambda u: [Option("pay 1 coin, then fell trees and/or cut peat", (), Cost(coins=1))],
-       lambda u, data: u.grant({"f": "grant_fell_cut", "fell": True, "cut": True}))
+       lambda u, data: u.grant(F.GrantFellCutFrame(user=u.user)))
 effect("filial_church",
        lambda u: [Option("give 5 different goods, take 1 reliquary", (), _distinct_pay(5))],
        lambda u, data: u.gain(G.RELIQUARY))
@@ -588,8 +588,8 @@ effect("dormitory",
 
 def _bulwark(u: Use, data):
     g = u.state.g
-    u.grant({"f": "grant_land", "district": bool(g.district_prices),
-             "plot": bool(g.plot_prices)})
+    u.grant(F.GrantLandFrame(user=u.user, district=bool(g.district_prices),
+                             plot=bool(g.plot_prices)))
 
 
 effect("bulwark",
@@ -599,9 +599,10 @@ effect("bulwark",
 
 def _printing_office(u: Use, data):
     if len(data) == 1:  # choose the forests first
-        u.grant({"f": "pick_cells", "kind": "forest", "count": data[0], "picked": [],
-                 "then": {"do": "resolve", "user": u.user, "b": u.b, "loc": u.loc,
-                          "via": u.via, "chain": u.chain, "data": [data[0]]}})
+        then = F.ResolveUse(user=u.user, building=u.b,
+                            loc=None if u.loc is None else list(u.loc), via=u.via,
+                            chain=list(u.chain), data=[data[0]])
+        u.grant(F.PickCellsFrame(user=u.user, feature="forest", count=data[0], then=then))
         return
     for c in data[1]:
         u.me.land.cells[tuple(c)][1] = None

@@ -1,13 +1,15 @@
 """The game state as plain data: players, the neutral player, wheel, display, stacks, frames.
 
 Everything here is JSON-serialisable through ``to_dict``/``from_dict``. The rules that change
-this data live in solver/rules/game.py (flow and actions) and solver/rules/effects.py.
+this data live in solver/rules/flow.py, decisions/, moves.py and effects.py; the decision
+stack holds the typed frames of solver/rules/frames.py (JSON: ``{"f": kind, ...}``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .frames import Frame, frame_from_dict
 from .landscape import Landscape
 from .wheel import Wheel
 
@@ -79,7 +81,7 @@ class GameState:
     round: int = 0
     phase: str = ""  # the last settlement phase held ("" before A)
     step: int = 0  # position in the flow script (solver/rules/schedule.py)
-    frames: list[dict] = field(default_factory=list)  # decision stack, top last
+    frames: list[Frame] = field(default_factory=list)  # decision stack, top last
     neutral_built: list[str] = field(default_factory=list)  # built by the neutral this phase
     done: bool = False
     history: list[int] = field(default_factory=list)
@@ -94,7 +96,8 @@ class GameState:
             "stacks": self.stacks, "district_prices": self.district_prices,
             "plot_prices": self.plot_prices, "wonders_left": self.wonders_left,
             "fee_raised": self.fee_raised, "round": self.round, "phase": self.phase,
-            "step": self.step, "frames": self.frames, "neutral_built": self.neutral_built,
+            "step": self.step, "frames": [f.to_dict() for f in self.frames],
+            "neutral_built": self.neutral_built,
             "done": self.done, "history": self.history, "bonus_round": self.bonus_round,
             "end_after": self.end_after,
         }
@@ -110,7 +113,7 @@ class GameState:
             wheel=Wheel.from_dict(d["wheel"]), display=d["display"], stacks=d["stacks"],
             district_prices=d["district_prices"], plot_prices=d["plot_prices"],
             wonders_left=d["wonders_left"], fee_raised=d["fee_raised"], round=d["round"],
-            phase=d["phase"], step=d["step"], frames=d["frames"],
+            phase=d["phase"], step=d["step"], frames=[frame_from_dict(f) for f in d["frames"]],
             neutral_built=d["neutral_built"], done=d["done"], history=d["history"],
             bonus_round=d.get("bonus_round", False), end_after=d.get("end_after"),
         )

@@ -56,7 +56,7 @@ def readable_line(variant: str, line: list[int]) -> list[dict]:
     rounds: list[dict] = []
     for cid in line:
         label = f"round {state.round}" + (f", settlement {state.g.phase}"
-                                          if state.frame and state.frame["f"] in
+                                          if state.frame and state.frame.kind in
                                           ("settle", "neutral_build", "neutral_contract")
                                           else "")
         text = C.canonical_to_string(state, cid)
