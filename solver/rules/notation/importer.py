@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from itertools import permutations
 
 from .. import actions as A
 from .. import goods as G
@@ -28,10 +29,10 @@ from ..cards import BUILDINGS
 from ..game import RuleError, State, new_initial_state
 from ..state import LAY_BROTHER, PRIOR
 from . import frames
-from .errors import NotationError
+from .errors import NotationError, RecordError
 from .goods_strings import parse_goods
 from .param_codecs import takes_joker
-from .records import GameConfig, config_from_record, parse_command_list
+from .records import SEATS_UNRESOLVED, GameConfig, config_from_record, parse_command_list
 from .registry import CODECS, OPTION_TAG, PLACE_ONLY, Ctx
 from .syntax import check_move
 
@@ -302,6 +303,10 @@ def replay_record(record: dict, profile: str = "rulebook", upto: int | None = No
 
     ``on_commit(index, replay)`` is called after every COMMIT (for snapshot checks).
     """
+    if record.get("start", {}).get(SEATS_UNRESOLVED):
+        seats = infer_seats(record, profile)
+        record = dict(record, start={k: v for k, v in record["start"].items()
+                                     if k != SEATS_UNRESOLVED} | {"seat_colors": seats})
     cfg = config_from_record(record)
     rp = Replay(cfg, profile)
     actors = record.get("actors")
@@ -318,13 +323,46 @@ def replay_record(record: dict, profile: str = "rulebook", upto: int | None = No
     return rp
 
 
+def infer_seats(record: dict, profile: str = "rulebook") -> list[str]:
+    """The seat order (seat 0 first) of a record whose seeded START does not say it: the one
+    order of the colours given under which every move replays, all orders being replayed side
+    by side. NotationError (the move where the last orders failed) if none does, RecordError
+    if several do."""
+    cfg = config_from_record(record)
+    replays = [Replay(GameConfig(cfg.players, cfg.country, cfg.length, list(seats)), profile)
+               for seats in permutations(cfg.seat_colours)]
+    for i, tokens in enumerate(record["moves"]):
+        if tokens[0] in ("CONFIG", "START"):
+            continue
+        alive, first_error = [], None
+        for rp in replays:
+            try:
+                rp.apply(i, tokens)
+                alive.append(rp)
+            except NotationError as e:
+                first_error = first_error or e
+        if not alive:
+            raise first_error
+        replays = alive
+    if len(replays) > 1:
+        orders = ", ".join(" ".join(rp.config.seat_colours) for rp in replays)
+        raise RecordError(f"the seeded START leaves the seat order open and the moves fit "
+                          f"{len(replays)} orders ({orders}): list the colours in seat order "
+                          "without the seed")
+    return replays[0].config.seat_colours
+
+
 def apply_moves(state: State, moves, first_index: int = 0) -> State:
     """Apply kennerspiel play moves (token lists or command strings) to ``state``, in place,
     and return it; NotationError ``move N (TOKENS): REASON`` on the first that fails, N
     counting from ``first_index``."""
     rp = Replay.on(state)
+    tokens: list[str] = []
     for i, move in enumerate(moves, first_index):
-        rp.apply(i, move.split() if isinstance(move, str) else list(move))
+        tokens = move.split() if isinstance(move, str) else list(move)
+        rp.apply(i, tokens)
+    if rp.with_prior:  # the announcement lives in the Replay, not in the State returned
+        raise NotationError(i, tokens, "WITH_PRIOR must be followed by the USE it announces")
     return rp.state
 
 

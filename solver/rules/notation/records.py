@@ -9,7 +9,10 @@
   entries nor comments; in a text file blank lines and lines starting with ``#`` are skipped
   (no kennerspiel command starts with ``#``, so this changes the meaning of none).
   :func:`record_from_commands` turns one into a record; :func:`load_game` reads any of the
-  three forms.
+  three forms. A seeded ``START`` seats the colours by kennerspiel's own shuffle, which is not
+  reproduced: such a record is marked :data:`SEATS_UNRESOLVED` and the importer finds the seat
+  order under which the moves replay. The solo neutral colour a seed draws is taken from the
+  moves that name it (a contract on its home board), and is immaterial when none does.
 
 Move indices are 0-based positions in the move list, ``CONFIG`` being move 0, in every form.
 """
@@ -23,6 +26,9 @@ from .errors import NotationError, RecordError
 from .syntax import check_move
 
 COLOUR_CODES = ("R", "G", "B", "W")
+#: a ``start`` key of records made from command lists whose seeded START leaves the seat
+#: order open (``seat_colors`` then holds the colours as given)
+SEATS_UNRESOLVED = "seats_unresolved"
 
 
 @dataclass
@@ -143,15 +149,16 @@ def _start(tokens: list[str], moves: list[list[str]], players: int) -> dict:
         want = (f"{players} different colours" if players > 1 else
                 "the player's colour" + ("" if seed is not None else " [and the neutral's]"))
         raise ValueError(f"expected START [<seed>] and {want} of R G B W")
-    if seed is not None and players > 1:
-        raise ValueError("a seeded START seats the colours by kennerspiel's shuffle, which this "
-                         "importer does not reproduce (NOTATION §3.2): give the colours in "
-                         "seat order without the seed")
     neutral = args[1] if len(args) == 2 and players == 1 else None
     if players == 1 and neutral is None:
         neutral = _neutral_named(moves, args[0])
-    return {"seed": seed, "colors_given": list(args), "seat_colors": list(args[:players]),
-            "neutral_color": neutral}
+    start = {"seed": seed, "colors_given": list(args), "seat_colors": list(args[:players]),
+             "neutral_color": neutral}
+    if seed is not None and players > 1:
+        # kennerspiel's shuffle is not reproduced (NOTATION §3.2): the importer seats the
+        # colours in the one order under which the moves replay (importer.infer_seats)
+        start[SEATS_UNRESOLVED] = True
+    return start
 
 
 def _neutral_named(moves: list[list[str]], player: str) -> str | None:
@@ -201,8 +208,8 @@ def check_moves(moves: list[list[str]]) -> None:
 
 def load_game(path: str) -> dict:
     """A game record from a file holding a JSON record, a JSON command list or a text command
-    list; RecordError for an unreadable file or a bad record, NotationError for a malformed
-    command."""
+    list (JSON: a ``.json`` name or a text opening with ``{`` or ``[``); RecordError for an
+    unreadable file or a bad record, NotationError for a malformed command."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -210,8 +217,7 @@ def load_game(path: str) -> dict:
         raise RecordError(f"cannot read {path}: {e.strerror}") from None
     except UnicodeDecodeError:
         raise RecordError(f"{path} is not a text file") from None
-    stripped = text.lstrip()
-    if stripped.startswith(("{", "[")):
+    if path.lower().endswith(".json") or text.lstrip().startswith(("{", "[")):
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
