@@ -17,11 +17,13 @@ Public API:
 
 * reading: :func:`load_record` (a JSON record), :func:`load_game` (a JSON record, a JSON list
   of command strings, or a text file with one command per line), :func:`parse_command_list`
-  (text -> token lists), :func:`record_from_commands`, :func:`config_from_record`;
+  (text -> token lists), :func:`record_from_commands` (a command list -> a record; a seeded
+  ``START`` is seated by :func:`infer_seats`), :func:`config_from_record`;
 * importing: :class:`Replay` (``Replay(config, profile).apply(index, tokens)``),
-  :func:`replay_record`, and for a research prefix :func:`apply_moves` (kennerspiel moves
-  applied to any state) and :func:`solo_state` (a fresh solo game, rulebook profile by default,
-  after a list of moves or a command text);
+  :func:`replay_record`, and for a research prefix :func:`apply_moves` (kennerspiel moves,
+  token lists or command strings, applied to any state) and :func:`solo_state` (a fresh solo
+  game, rulebook profile by default, after a list of moves or a command text), both raising
+  ``move N (TOKENS): REASON``;
 * exporting: :func:`export_history` (a whole engine history, CONFIG and START included),
   :func:`export_actions` (actions from any decision point), :func:`command_for_action` (the
   moves one action completes) and :class:`MoveWriter` (action by action, as a game is played);
@@ -72,7 +74,7 @@ from .goods_strings import (
     ks_goods,
     parse_goods,
 )
-from .importer import Replay, apply_moves, replay_record, solo_state
+from .importer import Replay, apply_moves, infer_seats, replay_record, solo_state
 from .records import (
     COLOUR_CODES,
     GameConfig,
@@ -92,7 +94,7 @@ __all__ = [
     "MONEY_GOODS", "OPTION_TAG", "PLACE_ONLY", "POINT_MIX", "GameConfig", "MoveWriter",
     "NotationError", "RecordError", "Replay", "apply_moves", "codec", "command_for_action",
     "commands_from_json", "config_from_record", "export_actions", "export_history",
-    "goods_text", "ks_goods", "load_game", "load_record", "parse_command_list",
+    "goods_text", "infer_seats", "ks_goods", "load_game", "load_record", "parse_command_list",
     "parse_goods", "play_moves", "record_from_commands", "replay_record", "replay_summary",
     "solo_state",
 ]
