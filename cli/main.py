@@ -192,31 +192,29 @@ def perft(variant: str, depth: int, split: bool, profile: str) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def replay(file: str, profile: str, as_json: bool) -> None:
-    """Replay a game record or an `ora-solve solo` result and print/confirm the scores.
+    """Replay a game record, a kennerspiel command list or an `ora-solve solo` result.
 
-    FILE is a kennerspiel game record (../shared/games schema), or a results record written by
-    `ora-solve solo`: its line is replayed through the reference engine and the score
-    confirmed (exit 1 if it differs or a move is illegal).
+    FILE is a kennerspiel game record (../shared/games schema); a kennerspiel command list
+    (a text file with one command per line, such as `BUILD G07 3 1`, or a JSON list of command
+    strings), opening with CONFIG and START; or a results record written by `ora-solve solo`:
+    its line is replayed through the reference engine and the score confirmed. Exit 1 for an
+    illegal move or an unconfirmed score, 2 for a malformed file or move.
     """
-    from solver.rules.notation import NotationError, RecordError, load_record, replay_summary
+    from solver.rules.notation import NotationError, RecordError, load_game, replay_summary
 
     if _is_solo_record(file):
         _replay_solo_record(file, as_json)
         return
 
     try:
-        record = load_record(file)
-    except RecordError as e:
-        click.echo(f"replay: malformed record: {e}", err=True)
-        sys.exit(2)
-    try:
+        record = load_game(file)
         result = replay_summary(record, profile)
     except RecordError as e:
         click.echo(f"replay: malformed record: {e}", err=True)
         sys.exit(2)
     except NotationError as e:
         click.echo(str(e), err=True)
-        sys.exit(1)
+        sys.exit(2 if e.malformed else 1)
     if as_json:
         click.echo(json.dumps(result))
         return

@@ -1,6 +1,6 @@
 """Kennerspiel notation beyond the corpus: the per-card quirks of the ``kennerspiel`` profile
 on import (DECISIONS.md quirks 13 and 18), and exact export/import round trips of the engine's
-own games (solver/rules/notation.py: the PLACE_ONLY and OPTION= extensions, bare FELL_TREES /
+own games (solver/rules/notation/: the PLACE_ONLY and OPTION= extensions, bare FELL_TREES /
 CUT_PEAT).
 """
 

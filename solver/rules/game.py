@@ -305,6 +305,16 @@ class State:
         """The pending decision (the top of the decision stack), None when over."""
         return self.g.frames[-1] if self.g.frames else None
 
+    # ----- public accessors for solver/rules/notation (notation package; keep together) ----
+    def frame_options(self) -> list[Option]:
+        """The pending option frame's options, indexed as the ``OPTION`` flag indexes them
+        (option 0: place only)."""
+        f = self.frame
+        if f is None or f["f"] != "option":
+            raise RuleError("no building's option is pending")
+        return self._options(f)
+    # ----- end of the notation accessors ---------------------------------------------------
+
     @property
     def solo(self) -> bool:
         """True in the solo game."""
