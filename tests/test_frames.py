@@ -133,7 +133,7 @@ def test_named_payment_equals_automatic_payment_of_the_same_goods():
         if not isinstance(f, F.OptionFrame) or checked >= 40:
             continue
         goods = s.g.owners[f.user].goods
-        for i, opt in enumerate(s.options()):
+        for i, opt in enumerate(s.frame_options()):
             c = opt.cost
             if i == 0 or c.coins or c.picked or not any(c.goods.values()):
                 continue
@@ -155,7 +155,7 @@ def test_a_named_payment_short_of_the_price_is_refused_and_changes_nothing():
         f = s.frame
         if not isinstance(f, F.OptionFrame) or checked >= 10:
             continue
-        for opt in s.options()[1:]:
+        for opt in s.frame_options()[1:]:
             if any(opt.cost.goods.values()) and not opt.cost.coins and not opt.cost.picked:
                 before = s.to_dict()
                 with pytest.raises(RuleError):

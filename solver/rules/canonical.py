@@ -328,7 +328,7 @@ def _drink(state: State) -> int:
 
 def _options_for(state: State, f: F.OptionFrame) -> list[tuple[int, int, tuple]]:
     """(canonical option o, reference option index, data) of an option-frame, deduplicated."""
-    ref = state.options(f)
+    ref = state.frame_options()  # f is the pending frame
     by_data = {}
     for i, opt in enumerate(ref):
         by_data.setdefault(_key(opt.data), i)

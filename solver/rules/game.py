@@ -310,9 +310,9 @@ class State:
         """The pending option frame's options, indexed as the ``OPTION`` flag indexes them
         (option 0: place only)."""
         f = self.frame
-        if f is None or f["f"] != "option":
+        if not isinstance(f, F.OptionFrame):
             raise RuleError("no building's option is pending")
-        return self._options(f)
+        return options(self, f)
     # ----- end of the notation accessors ---------------------------------------------------
 
     @property
@@ -354,15 +354,9 @@ class State:
         """The Use context of an option frame (who uses which building where)."""
         return use_of(self, f)
 
-    def options(self, f: F.OptionFrame | None = None) -> list[Option]:
-        """The options an option frame lists (``OPTION i`` is the i-th; the pending frame if
-        ``f`` is None): option 0 (place only) and the building's affordable options."""
-        f = self.frame if f is None else f
-        if not isinstance(f, F.OptionFrame):
-            raise TypeError(f"options are listed for an option frame, not {f!r}")
+    def _options(self, f: F.OptionFrame) -> list[Option]:
+        """The options of option frame ``f`` (the name older callers use: ``frame_options``)."""
         return options(self, f)
-
-    _options = options  # the name older callers use
 
     def wheel_bonus(self, good: int) -> None:
         """RULES §7.3 / D35: short 3-4p game: every wheel take gives every player 1 more."""

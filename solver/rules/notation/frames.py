@@ -2,8 +2,9 @@
 building being used, who decides, and the frame's options.
 
 This is the only module of the package that knows the fields of the engine's decision frames
-(solver/rules/game.py); everything else asks :func:`pending`, :func:`building_use` or
-:func:`listed_options`, so a change of the frames' representation is ported here alone.
+(the typed frames of solver/rules/frames.py); everything else asks :func:`pending`,
+:func:`building_use` or :func:`listed_options`, so a change of the frames' representation is
+ported here alone.
 """
 
 from __future__ import annotations
@@ -32,16 +33,17 @@ def pending(state) -> Pending:
     f = state.frame
     if f is None:
         return Pending(None)
-    return Pending(kind=f["f"], building=f.get("b"), user=f.get("user"),
-                   seat=f.get("seat", f.get("user")), bonus=bool(f.get("bonus")),
-                   main_spent=bool(f.get("main")),
-                   targets=tuple(t[0] for t in f.get("targets", ())))
+    user = getattr(f, "user", None)
+    return Pending(kind=f.kind, building=getattr(f, "building", None), user=user,
+                   seat=getattr(f, "seat", user), bonus=bool(getattr(f, "bonus", False)),
+                   main_spent=bool(getattr(f, "main", False)),
+                   targets=tuple(t[0] for t in getattr(f, "targets", ())))
 
 
 def kind(state) -> str | None:
     """The kind of the pending decision frame (None when nothing is pending)."""
     f = state.frame
-    return None if f is None else f["f"]
+    return None if f is None else f.kind
 
 
 def building_use(state):
