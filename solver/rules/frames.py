@@ -11,8 +11,8 @@ of spaces (:class:`PickCellsFrame`) is complete: :class:`ResolveUse` (run the bu
 function) and :class:`PlaceSettlement`.
 
 ``frame["b"]``, ``frame.get("seat")`` and ``frame["f"]`` read a frame by its JSON keys, for
-code written against the dict frames (the notation importer and exporter). New code reads the
-attributes; the mapping view is read-only.
+code written against the dict frames (the tests of commit 01cc41c and before). New code reads
+the attributes; the mapping view is read-only.
 """
 
 from __future__ import annotations

@@ -236,8 +236,12 @@ class State:
             raise RuleError(f"{a.kind} is not an extra action")
         base = next((f for f in reversed(self.g.frames)
                      if isinstance(f, decisions.TURN_LEVEL)), None)
-        seat = self.current_player() if base is None and a.kind == "CONVERT" else (
-            None if base is None else base.seat)  # a CONVERT e.g. beside a solo neutral build
+        if base is not None:
+            seat = base.seat
+        elif a.kind == "CONVERT":  # e.g. beside a solo neutral build
+            seat = self.current_player()
+        else:
+            seat = None
         if seat is None or seat != self.current_player():
             raise RuleError("extra actions are taken in your own turn (RULES §8.2)")
         backup = copy.deepcopy(self.g)
