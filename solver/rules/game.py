@@ -179,7 +179,7 @@ class State:
 
     def apply_explicit(self, action: int, payment: dict[int, int] | None = None,
                        data: tuple | None = None) -> None:
-        """Lower-level entry point for importers (solver/rules/notation.py): apply ``action``
+        """Lower-level entry point for importers (solver/rules/notation/): apply ``action``
         paying exactly the named tiles ``payment`` ({good id: count}), through a
         :class:`~solver.rules.payers.NamedPayment`.
 
