@@ -78,23 +78,26 @@ def test_ambiguous_seat_order_is_a_record_error():
 
 
 def test_solo_state_applies_a_prefix_to_a_fresh_rulebook_solo_game():
-    st = solo_state(["USE LR2 Sh", ["COMMIT"], "FELL_TREES 1 0", "COMMIT"])
+    st = solo_state(["USE LR2 Sh", ["COMMIT"], "FELL_TREES 1 0", "COMMIT"], "france")
     fresh = new_initial_state("france", 1, "long")
     assert st.profile.name == "rulebook" and st.g.variant == "france"
     assert st.round == fresh.round + 1 and st.current_player() == 0
     assert st.g.owners[0].goods != fresh.g.owners[0].goods
-    assert solo_state("USE LR2 Sh\nCOMMIT\n# c\nFELL_TREES 1 0\nCOMMIT\n").to_dict() == st.to_dict()
+    text = "USE LR2 Sh\nCOMMIT\n# c\nFELL_TREES 1 0\nCOMMIT\n"
+    assert solo_state(text, "france").to_dict() == st.to_dict()
 
 
-@pytest.mark.parametrize("moves,message", [
-    (["USE LR2 Sh", "BUILD G01"], "move 1 (BUILD G01): expected BUILD <building> <col> <row>"),
-    (["USE LR2 Sh", "USE LR3"], "move 1 (USE LR3): "),
-    (["COMMIT", "WITH_PRIOR"], "move 1 (WITH_PRIOR): WITH_PRIOR must be followed by the USE"),
+@pytest.mark.parametrize("moves,message,malformed", [
+    (["USE LR2 Sh", "BUILD G01"], "move 1 (BUILD G01): expected BUILD <building> <col> <row>",
+     True),
+    (["USE LR2 Sh", "USE LR3"], "move 1 (USE LR3): ", False),
+    (["COMMIT", "WITH_PRIOR"], "move 1 (WITH_PRIOR): WITH_PRIOR must be followed by the USE",
+     True),
 ])
-def test_prefix_errors_name_the_move(moves, message):
+def test_prefix_errors_name_the_move(moves, message, malformed):
     with pytest.raises(NotationError) as e:
-        solo_state(moves)
-    assert str(e.value).startswith(message)
+        solo_state(moves, "france")
+    assert str(e.value).startswith(message) and e.value.malformed is malformed
 
 
 def test_apply_moves_numbers_moves_from_first_index():

@@ -366,7 +366,7 @@ def apply_moves(state: State, moves, first_index: int = 0) -> State:
     return rp.state
 
 
-def solo_state(moves, variant: str = "france", profile: str = "rulebook",
+def solo_state(moves, variant: str, profile: str = "rulebook",
                colours: tuple[str, str] | None = None) -> State:
     """A fresh solo game after kennerspiel play moves (token lists, command strings, or one
     text with a command per line); ``colours``: (player, neutral), the engine's default if
