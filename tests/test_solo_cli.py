@@ -77,8 +77,8 @@ def test_sigint_writes_an_interrupted_record_that_replays(args, tmp_path):
 
 
 def test_sigterm_stops_the_default_search_and_exits_143(tmp_path):
-    code, stdout, stderr, out = _interrupt(["--variant", "france", "--time-limit", "200"],
-                                           signal.SIGTERM, tmp_path)
+    code, _, stderr, out = _interrupt(["--variant", "france", "--time-limit", "200"],
+                                      signal.SIGTERM, tmp_path)
     assert code == 143, stderr
     assert "interrupted by SIGTERM" in stderr
     rec = json.loads(out.read_text())
@@ -110,7 +110,7 @@ def test_an_unwritable_out_exits_2_before_any_search(out, tmp_path, monkeypatch)
 def test_an_unwritable_out_exits_2_at_once_from_the_command_line(tmp_path):
     t = time.perf_counter()
     proc = _solo(["--variant", "ireland", "--out", "/proc/ora-solve-x.json"], tmp_path)
-    stdout, stderr = proc.communicate(timeout=60)
+    _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 2, stderr
     assert time.perf_counter() - t < 30  # no search (the default one takes 600 s)
     assert stderr.decode().strip().count("\n") == 0 and b"/proc/ora-solve-x.json" in stderr

@@ -14,7 +14,8 @@ polish), but chooses their widths from the time they may take instead of from on
 2. **Endgame polish.** Restarts from rounds ``POLISH_ROUNDS`` of the ``POLISH_LINES`` best
    distinct lines, as in ``beam_search``, at one width chosen before each restart so that
    the restarts still planned fill the rest of the time (a restart from a state already
-   tried is dropped and its time goes to the others). Time still left after them (the
+   tried is dropped and its time goes to the others). The second line's restarts run first,
+   so that time left over by a high estimate goes to the best line's. Time still left after them (the
    estimate was high) goes to more restarts of the best line, from ``FILL_ROUNDS`` in turn,
    each sized to the time left.
 
@@ -28,6 +29,12 @@ complete line found so far is kept, and a stopped stage finishes its best state 
 
 The widths depend on the machine's speed, so two runs of one seed may differ; ``--beam W``
 gives fixed widths and the same line every time.
+
+Tuning (``tools/tune_schedule.py``, 120 s budgets, tuning seed 102, both variants, 2 cores
+shared with other work so the beams were narrow, at commit 64ffe25): ``GROUP_SHARE`` 0.35
+scored more than 0.5 in all four pairs (Ireland 446/444 with 3 groups, 466/439 with 6;
+France 477/437, 454/413); 3 and 6 groups scored about the same (sums 923 and 920 at 0.35).
+Six groups keep more weightings in play when the budget is large.
 """
 
 from __future__ import annotations
@@ -37,13 +44,12 @@ import time
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
-from .beam import KEEP_PER_PARENT, POLISH_LINES, POLISH_ROUNDS, SearchResult, _beam, \
-    _state_at_round
+from .beam import KEEP_PER_PARENT, POLISH_LINES, POLISH_ROUNDS, SearchResult, _beam, _state_at_round
 from .evaluation import PORTFOLIO
 
 PROBE_WIDTH = 8
 GROUPS = 6
-GROUP_SHARE = 0.5  # of the time left after the probe
+GROUP_SHARE = 0.35  # of the time left after the probe (tools/tune_schedule.py: 0.35 > 0.5)
 MIN_GROUP_WIDTH = 20  # fewer groups rather than narrower ones
 SAFETY = 0.92  # plan each stage to this share of the time it may take
 FILL_ROUNDS = (28, 25, 22, 30, 26, 24, 20)  # restarts of the best line with time left over
@@ -163,7 +169,8 @@ def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int
     for r in found:
         if len(chains) < POLISH_LINES and all(r.line != c[1] for c in chains):
             chains.append((r.score[0], r.line))
-    plan = [(c, rnd) for c in range(len(chains)) for rnd in POLISH_ROUNDS]
+    # the best line's restarts last: time an estimate left over goes to them
+    plan = [(c, rnd) for c in reversed(range(len(chains))) for rnd in POLISH_ROUNDS]
     lines = [list(line) for _, line in chains]  # each chain's best line so far
     scores = [score for score, _ in chains]
     tried: dict[tuple, int] = {}  # restart prefix -> the widest beam run from it
