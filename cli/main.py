@@ -260,45 +260,67 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
 @main.command()
 @click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
 @click.option("--beam", "beam", type=click.IntRange(min=1), default=None,
-              help="Beam search of this width (default 2000 when --mcts is not given).")
+              help="Beam search of this fixed width (the same line every run).")
 @click.option("--mcts", "mcts", type=click.IntRange(min=1), default=None,
               help="MCTS with this many simulations per decision.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Search seed.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Stop searching after this many seconds (best line so far, finished "
-                   "greedily).")
+              help="The whole command (compiling, search, verification, writing) ends within "
+                   "this many seconds, with the best line so far finished greedily. Default "
+                   "without --beam/--mcts: 600, the time-budgeted beam; with them: none.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Results record path (default: results/<variant>-<algo><N>-seed<S>.json).")
+              help="Results record path, replaced if it exists (default: a free name in "
+                   "results/, e.g. results/<variant>-t600-seed<S>.json).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results record as JSON.")
 def solo(variant: str, beam: int | None, mcts: int | None, seed: int,
          time_limit: float | None, out: str | None, as_json: bool) -> None:
-    """Search for a high-scoring solo line and write a replayable results record."""
+    """Search for a high-scoring solo line and write a replayable results record.
+
+    Ctrl-C (SIGINT) or SIGTERM stops the search: the best line so far is finished, verified
+    and written with "interrupted": true, and the command exits 130 (SIGINT) or 143.
+    """
+    started = time.perf_counter()  # time limits count from here
     if beam is not None and mcts is not None:
         raise click.UsageError("choose one search: --beam W or --mcts N, not both")
-    from solver.search.solo import run_solo
+    from solver.search import records
+    from solver.search.solo import DEFAULT_TIME_LIMIT, SoloJob, run_solo
 
+    if beam is None and mcts is None and time_limit is None:
+        time_limit = DEFAULT_TIME_LIMIT
+    job = SoloJob(variant=variant, seed=seed, width=beam, simulations=mcts,
+                  time_limit=time_limit)
     argv = ["ora-solve", "solo", "--variant", variant]
     if mcts is not None:
         argv += ["--mcts", str(mcts)]
-    else:
-        argv += ["--beam", str(beam or 2000)]
+    elif beam is not None:
+        argv += ["--beam", str(beam)]
     argv += ["--seed", str(seed)]
     if time_limit is not None:
         argv += ["--time-limit", f"{time_limit:g}"]
-    record, path = run_solo(variant=variant, beam=beam, mcts=mcts, seed=seed,
-                            time_limit=time_limit, out=out, command=" ".join(argv),
-                            quiet=as_json)
+    try:
+        record, path = run_solo(job, out=out, command=" ".join(argv), quiet=as_json,
+                                started=started)
+    except records.OutputError as e:
+        click.echo(f"ora-solve solo: {e}", err=True)
+        sys.exit(2)
     if as_json:
         click.echo(json.dumps(record))
-        return
-    sc = record["score"]
-    click.echo(f"\n{variant} solo, {record['algorithm']} {record['parameters']}, seed {seed}: "
-               f"{sc['total']} points (goods {sc['goods']}, economic {sc['economic']}, "
-               f"dwelling {sc['dwelling']}), {record['nodes']} nodes, "
-               f"{record['wall_seconds']} s")
-    for part in record["rounds"]:
-        click.echo(f"{part['when']}: " + "; ".join(part["actions"]))
-    click.echo(f"record written to {path}")
+    else:
+        sc = record["score"]
+        click.echo(f"\n{variant} solo, {record['algorithm']} {record['parameters']}, seed "
+                   f"{seed}: {sc['total']} points (goods {sc['goods']}, economic "
+                   f"{sc['economic']}, dwelling {sc['dwelling']}), {record['nodes']} nodes, "
+                   f"{record['wall_seconds']} s")
+        for part in record["rounds"]:
+            click.echo(f"{part['when']}: " + "; ".join(part["actions"]))
+        click.echo(f"record written to {path}")
+    if record["interrupted"]:
+        import signal
+
+        click.echo(f"interrupted by {record['signal']}: the search stopped early; its best "
+                   f"line ({record['score']['total']} points) was finished greedily, "
+                   f"verified and written to {path}", err=True)
+        sys.exit(128 + signal.Signals[record["signal"]].value)
 
 
 @main.command()

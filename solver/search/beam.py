@@ -342,7 +342,7 @@ POLISH_SHARE = 0.5  # ... with a beam this share of the whole width
 
 def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                 time_limit: float | None = None, progress=None, keep: int = KEEP_PER_PARENT,
-                weights: np.ndarray | None = None) -> SearchResult:
+                weights: np.ndarray | None = None, stop=None) -> SearchResult:
     """Beam search of total width ``width``; returns the best complete line found.
 
     With the default evaluation the search has two stages:
@@ -362,11 +362,13 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
        best from 479 to 512 (rounds 28, then 25).
 
     ``weights`` gives one weighting to a single plain beam of the whole width instead.
+    ``stop`` (a callable) ends the search at the next layer once it returns true: the stage
+    under way finishes its best state greedily and the stages after it are skipped.
     """
     if width < 1:
         raise ValueError("beam width must be at least 1")
     if weights is not None:
-        return _beam(variant, width, seed, time_limit, progress, keep, weights)
+        return _beam(variant, width, seed, time_limit, progress, keep, weights, stop=stop)
     groups = min(len(PORTFOLIO), max(1, width // GROUP_WIDTH))
     polish_width = max(1, int(width * POLISH_SHARE)) if groups > 1 else 0
     stages = groups + (POLISH_LINES * len(POLISH_ROUNDS) if polish_width else 0)
@@ -381,10 +383,17 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
             return None
         return max(0.0, (time_limit - (time.perf_counter() - t0)) / (stages - done))
 
+    def stopped() -> bool:
+        return stop is not None and stop()
+
     for i in range(groups):
+        if found and stopped():
+            complete = False
+            break
         share = width // groups + (1 if i < width % groups else 0)
         r = _beam(variant, share, seed, limit(i), progress, keep,
-                  PORTFOLIO[(i + seed) % len(PORTFOLIO)], label=f"group {i + 1}/{groups}")
+                  PORTFOLIO[(i + seed) % len(PORTFOLIO)], label=f"group {i + 1}/{groups}",
+                  stop=stop)
         nodes += r.nodes
         layers += r.layers
         complete = complete and r.complete
@@ -394,7 +403,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                       "seconds": round(r.seconds, 1)})
     found.sort(key=lambda r: -r.score[0])
     best = found[0]
-    if polish_width:
+    if polish_width and not stopped():
         e = FastEngine(variant)
         done = groups
         chains: list[tuple[int, list[int]]] = []  # (score, line), best first, distinct
@@ -405,6 +414,9 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
         for line_score, line in chains:
             # each restart polishes the best line of this chain so far
             for rnd in POLISH_ROUNDS:
+                if stopped():
+                    complete = False
+                    break
                 start = _state_at_round(e, line, rnd)
                 key = tuple(start[1])
                 if key in tried:  # the same restart again: deterministic, skip it
@@ -412,13 +424,15 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                     continue
                 tried.add(key)
                 r = _beam(variant, polish_width, seed, limit(done), progress, keep, PORTFOLIO[0],
-                          start=start, label=f"polish {done + 1 - groups}/{stages - groups}")
+                          start=start, label=f"polish {done + 1 - groups}/{stages - groups}",
+                          stop=stop)
                 done += 1
                 nodes += r.nodes
                 layers += r.layers
                 trace.append({"stage": "polish", "weighting": 0, "width": polish_width,
                               "from_round": rnd, "score": r.score[0],
                               "seconds": round(r.seconds, 1)})
+                complete = complete and r.complete
                 if r.score[0] > line_score:
                     line, line_score = r.line, r.score[0]
                 if r.score[0] > best.score[0]:
@@ -441,10 +455,11 @@ def _state_at_round(e: FastEngine, line: list[int], rnd: int) -> tuple[np.ndarra
 
 
 def _beam(variant: str, width: int, seed: int, time_limit: float | None, progress, keep: int,
-          weights, start: tuple[np.ndarray, list[int]] | None = None, label: str = ""
-          ) -> SearchResult:
+          weights, start: tuple[np.ndarray, list[int]] | None = None, label: str = "",
+          stop=None) -> SearchResult:
     """One beam of width ``width`` under one weighting, from the initial state or ``start``
-    (a state and the line that reached it)."""
+    (a state and the line that reached it). It ends early, finishing its best state
+    greedily, after ``time_limit`` seconds or once ``stop()`` returns true."""
     e = FastEngine(variant)
     w = np.asarray(weights, dtype=np.float64)
     noise = 0.0 if seed == 0 else 0.05  # seeded tie-breaking among near-equal children
@@ -461,6 +476,7 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
     layers = 0
     scratch = np.zeros(K.MAX_LEGAL, dtype=np.int64)
     complete = True
+    last = 0.0  # seconds of the last layer
     while True:
         live = [i for i in range(len(beam)) if beam[i, L.DONE] == 0]
         for i in range(len(beam)):
@@ -470,9 +486,13 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
                     best = (sc, lines[i])
         if not live:
             break
-        if time_limit is not None and time.perf_counter() - t0 > time_limit:
+        # stop before a layer that would end past the time limit (it takes about as long
+        # as the last one)
+        if (time_limit is not None and time.perf_counter() - t0 + last > time_limit) or \
+                (stop is not None and stop()):
             complete = False
             break
+        t_layer = time.perf_counter()
         parents = beam[live]
         P = len(live)
         paths = np.zeros((P * keep, MAXD), dtype=np.int64)
@@ -508,6 +528,7 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
             new_lines.append(lines[live[p]] + paths[s, : lens[s]].tolist())
         beam, lines = new_beam, new_lines
         layers += 1
+        last = time.perf_counter() - t_layer
         if progress is not None:
             progress(beam, layers, label)
     seconds = time.perf_counter() - t0

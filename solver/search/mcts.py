@@ -13,7 +13,8 @@ Written against a small game protocol (:class:`Game`) so it runs on the fast sol
 
 ``mcts_search`` plays a whole game: ``budget`` simulations per decision, then commits the child
 with the best max score and reuses the subtree; the best complete line seen in any rollout's
-ancestry is not recoverable from a rollout, so the result is the committed line.
+ancestry is not recoverable from a rollout, so the result is the committed line. Stopped early
+(time limit or ``stop``), it finishes the committed line greedily under the beam's evaluation.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from solver.fast import kernels as K
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine, seed_rng
 
-from .beam import SearchResult, state_hash
+from .beam import SearchResult, _beam, state_hash
+from .evaluation import PORTFOLIO
 
 
 class Game:
@@ -152,19 +154,23 @@ class MCTS:
                                           if a in n.children else -math.inf,
                                           -n.legal.index(a)))
 
-    def search(self, state, budget: int) -> int:
-        """Run ``budget`` simulations from ``state`` and return the best action."""
+    def search(self, state, budget: int, stop=None) -> int:
+        """Run ``budget`` simulations from ``state`` (fewer once ``stop()`` returns true, at
+        least one) and return the best action."""
         k, n = self.node(state)
         if len(n.legal) == 1:
             return n.legal[0]
-        for _ in range(budget):
+        for i in range(budget):
+            if i and stop is not None and i % 64 == 0 and stop():
+                break
             self.simulate(k)
         return self.best_action(k)
 
 
 def mcts_search(variant: str = "ireland", budget: int = 200, seed: int = 0,
-                time_limit: float | None = None, progress=None) -> SearchResult:
-    """Play a whole solo game with ``budget`` MCTS simulations per decision."""
+                time_limit: float | None = None, progress=None, stop=None) -> SearchResult:
+    """Play a whole solo game with ``budget`` MCTS simulations per decision; after
+    ``time_limit`` seconds or once ``stop()`` returns true, finish the line greedily."""
     if budget < 1:
         raise ValueError("MCTS budget must be at least 1 simulation per decision")
     game = FastGame(variant)
@@ -172,18 +178,25 @@ def mcts_search(variant: str = "ireland", budget: int = 200, seed: int = 0,
     t0 = time.perf_counter()
     W = game.initial()
     line = []
-    complete = True
-    while not game.terminal(W):
-        out_of_time = time_limit is not None and time.perf_counter() - t0 > time_limit
-        if out_of_time:
-            complete = False
-        a = m.search(W, 1 if out_of_time else budget)
+
+    def halted() -> bool:
+        return (time_limit is not None and time.perf_counter() - t0 > time_limit) or \
+            (stop is not None and stop())
+
+    while not game.terminal(W) and not halted():
+        a = m.search(W, budget, halted)
         line.append(a)
         W = game.step(W, a)
         if progress is not None:
             progress(W, len(line))
-    return SearchResult(variant, game.e.score_wide(W), line, m.simulations, len(line),
-                        time.perf_counter() - t0, complete)
+    if game.terminal(W):
+        return SearchResult(variant, game.e.score_wide(W), line, m.simulations, len(line),
+                            time.perf_counter() - t0, True)
+    # stopped early: the beam's greedy finish from the committed state
+    r = _beam(variant, 1, seed, None, None, 1, PORTFOLIO[0], start=(W, line),
+              stop=lambda: True)
+    return SearchResult(variant, r.score, r.line, m.simulations, len(r.line),
+                        time.perf_counter() - t0, False)
 
 
 __all__ = ["MCTS", "FastGame", "Game", "mcts_search"]

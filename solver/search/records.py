@@ -5,13 +5,20 @@ package/numba/numpy versions, rule profile (name and every field), search parame
 nodes expanded, wall time, the score breakdown, and the full line as canonical action ids and
 as readable text grouped round by round. :func:`verify_record` replays the line through the
 **reference** engine and confirms the score.
+
+Writing: :func:`check_writable` tells before a search whether a record can be written at a
+path; :func:`write_record` writes it atomically (a temp file in the same directory, then a
+rename), and never replaces an existing file unless told to (it takes the first free name of
+:func:`free_path` instead).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import platform
 import subprocess
+import tempfile
 from importlib import metadata
 from pathlib import Path
 
@@ -24,6 +31,10 @@ FORMAT = 1
 
 class RecordError(ValueError):
     """A results file that is not a valid record (message names the problem)."""
+
+
+class OutputError(ValueError):
+    """A path where a record cannot be written (message names the path and why)."""
 
 
 def git_commit(cwd: str | Path | None = None) -> str:
@@ -136,3 +147,72 @@ def verify_record(data: dict) -> tuple[bool, str, dict]:
     if sc != data["score"]:
         return False, f"replayed score {sc} differs from the recorded {data['score']}", sc
     return True, f"confirmed: {sc['total']} points", sc
+
+
+def check_writable(path: str | Path) -> None:
+    """Raise OutputError unless a record can be written at ``path``: not a directory, in an
+    existing directory where a file can be created (tried, then removed)."""
+    path = Path(path)
+    parent = path.parent
+    if path.is_dir():
+        raise OutputError(f"cannot write the record to {path}: it is a directory")
+    if not parent.is_dir():
+        why = f"{parent} is not a directory" if parent.exists() else f"no directory {parent}/"
+        raise OutputError(f"cannot write the record to {path}: {why}")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=parent, prefix=".ora-solve-check-", suffix=".tmp")
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as e:
+        raise OutputError(f"cannot write the record to {path}: cannot create a file in "
+                          f"{parent}/ ({e.strerror})") from None
+
+
+def free_path(path: str | Path) -> Path:
+    """``path`` if no file is there, else the first free ``<stem>-2<suffix>``, ``-3``, ..."""
+    path = Path(path)
+    n = 1
+    candidate = path
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+    return candidate
+
+
+def write_record(record: dict, path: str | Path, replace: bool = False) -> Path:
+    """Write ``record`` as JSON atomically (temp file in the same directory, then rename);
+    returns the path written. Unless ``replace``, an existing file is never overwritten: the
+    record takes the first free name of :func:`free_path` instead."""
+    path = Path(path)
+    text = json.dumps(record, indent=1) + "\n"
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        if replace:
+            os.replace(tmp, path)
+            return path
+        while True:
+            path = free_path(path)
+            try:
+                os.link(tmp, path)  # fails if the name was taken meanwhile: never overwrites
+            except FileExistsError:
+                continue
+            except OSError:  # no hard links on this file system
+                os.replace(tmp, path)
+                return path
+            os.unlink(tmp)
+            return path
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

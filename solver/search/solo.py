@@ -1,12 +1,26 @@
-"""The `ora-solve solo` job: run a search, verify its line on the reference engine, write it.
+"""The `ora-solve solo` job: check the output, search, verify the line, write the record.
 
-Kept out of cli/ so the CLI stays a thin parse/call/print layer.
+Kept out of cli/ so the CLI stays a thin parse/call/print layer. The job has three parts,
+each one function: :func:`prepare_output` (the record's path, checked before any search),
+:func:`run_search` (the search under its time limit, stopped by SIGINT/SIGTERM) and
+:func:`write_result` (the record, verified on the reference engine and written atomically).
+
+Time limits are for the whole job: compiling the kernels, the search, the verification and
+the writing all end within ``time_limit`` seconds of ``started`` (``RESERVE`` is kept back for
+what follows the search). Without ``--beam`` or ``--mcts`` the job runs the time-budgeted beam
+(:mod:`solver.search.schedule`) for ``DEFAULT_TIME_LIMIT`` seconds.
+
+A first SIGINT (Ctrl-C) or SIGTERM stops the search at the end of the layer under way; the
+best line so far is finished greedily, verified and written with ``"interrupted": true``. A
+second one aborts at once and writes nothing.
 """
 
 from __future__ import annotations
 
-import json
+import signal
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from tqdm import tqdm
@@ -14,44 +28,241 @@ from tqdm import tqdm
 from solver.fast import layout as L
 
 from . import records
-from .beam import beam_search
+from .beam import GROUP_WIDTH, POLISH_LINES, POLISH_ROUNDS, beam_search
+from .evaluation import PORTFOLIO
 from .mcts import mcts_search
+from .schedule import timed_beam_search
 
 RESULTS = Path("results")
+DEFAULT_TIME_LIMIT = 600.0  # seconds, the whole default command on 2 cores
+ROUNDS = 32
 
 
-def run_solo(*, variant: str, beam: int | None, mcts: int | None, seed: int,
-             time_limit: float | None, out: str | None, command: str, quiet: bool = False
-             ) -> tuple[dict, Path]:
-    """Search, confirm the line through the reference engine, write the record."""
-    if mcts is not None:
-        algo, n = "mcts", mcts
-        params = {"simulations_per_decision": mcts, "time_limit": time_limit}
-    else:
-        algo, n = "beam", beam or 2000
-        params = {"width": n, "time_limit": time_limit}
-    bar = tqdm(total=None, desc=f"{algo} {n} {variant}", unit=" layer" if algo == "beam"
-               else " move", file=sys.stderr, disable=quiet)
+def reserve(time_limit: float) -> float:
+    """Seconds of a time limit kept for finishing, verifying and writing the line."""
+    return 3.0 + 0.01 * time_limit
 
-    def progress(state, k, stage=""):
-        bar.update(1)
-        rnd = int(state[0][L.ROUND]) if state.ndim == 2 else int(state[L.ROUND])
-        bar.set_postfix_str(f"{stage}, round {rnd}" if stage else f"round {rnd}")
 
-    if algo == "beam":
-        result = beam_search(variant, n, seed, time_limit, progress)
-    else:
-        result = mcts_search(variant, n, seed, time_limit, progress)
-    bar.close()
-    record = records.make_record(command=command, variant=variant, algorithm=algo,
-                                 params=params, seed=seed, nodes=result.nodes,
-                                 seconds=result.seconds, score=result.score, line=result.line,
+@dataclass(frozen=True)
+class SoloJob:
+    """What to search: beam of a fixed ``width``, MCTS of ``simulations`` per decision, or
+    (neither) the time-budgeted beam; ``time_limit`` in seconds for the whole job."""
+
+    variant: str
+    seed: int = 0
+    width: int | None = None
+    simulations: int | None = None
+    time_limit: float | None = None
+
+    @property
+    def algorithm(self) -> str:
+        return "mcts" if self.simulations is not None else "beam"
+
+    @property
+    def name(self) -> str:
+        """The record's default file name, e.g. ``ireland-t600-seed0.json``."""
+        if self.simulations is not None:
+            budget = f"mcts{self.simulations}"
+        elif self.width is not None:
+            budget = f"beam{self.width}"
+        else:
+            budget = ""
+        if self.time_limit is not None:
+            budget += ("-" if budget else "") + f"t{self.time_limit:g}"
+        return "-".join(x for x in (self.variant, budget, f"seed{self.seed}") if x) + ".json"
+
+    def describe(self) -> str:
+        """One line for the user: the search and its limit."""
+        what = (f"MCTS, {self.simulations} simulations per decision"
+                if self.simulations is not None else f"beam of width {self.width}"
+                if self.width is not None else "time-budgeted beam")
+        limit = ("" if self.time_limit is None else
+                 f", {self.time_limit:g} s for the whole command")
+        return f"{self.variant} solo, seed {self.seed}: {what}{limit}"
+
+    @property
+    def parameters(self) -> dict:
+        if self.simulations is not None:
+            return {"simulations_per_decision": self.simulations, "time_limit": self.time_limit}
+        if self.width is not None:
+            return {"width": self.width, "time_limit": self.time_limit}
+        return {"schedule": "time", "time_limit": self.time_limit}
+
+
+@dataclass(frozen=True)
+class Output:
+    """Where the record goes: ``path`` exactly if ``explicit`` (``--out``), else ``path`` or
+    the first free name after it (``-2``, ``-3``, ...)."""
+
+    path: Path
+    explicit: bool
+
+
+def prepare_output(job: SoloJob, out: str | None) -> Output:
+    """Check before the search that the record can be written (records.OutputError if not)."""
+    if out is not None:
+        path = Path(out)
+        records.check_writable(path)
+        return Output(path, True)
+    try:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise records.OutputError(f"cannot create the results directory {RESULTS}/: "
+                                  f"{e.strerror}") from None
+    path = RESULTS / job.name
+    records.check_writable(path)
+    return Output(records.free_path(path), False)
+
+
+class StopOnSignal:
+    """While active, a first SIGINT/SIGTERM sets the stop flag (the search winds down); a
+    second one aborts (SystemExit 128 + signal number)."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self):
+        self.signum: int | None = None
+        self._old: dict = {}
+
+    def __call__(self) -> bool:
+        return self.signum is not None
+
+    @property
+    def name(self) -> str | None:
+        return None if self.signum is None else signal.Signals(self.signum).name
+
+    def _handle(self, signum, frame):
+        if self.signum is not None:
+            sys.stderr.write(f"\n{signal.Signals(signum).name} again: aborted, nothing "
+                             "written\n")
+            raise SystemExit(128 + signum)
+        self.signum = signum
+        sys.stderr.write(f"\n{self.name}: stopping the search at the end of this layer; the "
+                         "best line so far will be finished, verified and written "
+                         "(send it again to abort)\n")
+
+    def __enter__(self):
+        try:
+            for s in self.SIGNALS:
+                self._old[s] = signal.signal(s, self._handle)
+        except ValueError:  # not the main thread: signals stay as they are
+            pass
+        return self
+
+    def __exit__(self, *exc):
+        for s, handler in self._old.items():
+            signal.signal(s, handler)
+        self._old.clear()
+
+
+def run_search(job: SoloJob, started: float, stop, quiet: bool = False):
+    """The search of ``job`` with a progress bar, ending within the job's time limit."""
+    seconds = None
+    if job.time_limit is not None:
+        seconds = max(0.01, job.time_limit - reserve(job.time_limit)
+                      - (time.perf_counter() - started))
+    bar = _ProgressBar(job, started, quiet)
+    try:
+        if job.simulations is not None:
+            return mcts_search(job.variant, job.simulations, job.seed, seconds, bar.update,
+                               stop=stop)
+        if job.width is not None:
+            return beam_search(job.variant, job.width, job.seed, seconds, bar.update,
+                               stop=stop)
+        return timed_beam_search(job.variant, seconds, job.seed, bar.update, stop=stop)
+    finally:
+        bar.close()
+
+
+def write_result(job: SoloJob, result, output: Output, command: str,
+                 interrupted: str | None) -> tuple[dict, Path]:
+    """Verify the line on the reference engine and write its record atomically."""
+    record = records.make_record(command=command, variant=job.variant,
+                                 algorithm=job.algorithm, params=job.parameters, seed=job.seed,
+                                 nodes=result.nodes, seconds=result.seconds,
+                                 score=result.score, line=result.line,
                                  stages=getattr(result, "trace", None))
+    record["complete"] = bool(result.complete)
+    record["interrupted"] = interrupted is not None
+    if interrupted is not None:
+        record["signal"] = interrupted
     ok, message, _ = records.verify_record(record)
     if not ok:
         raise RuntimeError(f"the search's line does not replay on the reference engine: "
                            f"{message}")
-    path = Path(out) if out else RESULTS / f"{variant}-{algo}{n}-seed{seed}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(record, indent=1) + "\n")
+    path = records.write_record(record, output.path, replace=output.explicit)
     return record, path
+
+
+def run_solo(job: SoloJob, *, out: str | None, command: str, quiet: bool = False,
+             started: float | None = None) -> tuple[dict, Path]:
+    """Check the output path, search, confirm the line through the reference engine, write
+    the record; returns it and its path (``record["interrupted"]``: stopped by a signal)."""
+    started = time.perf_counter() if started is None else started
+    output = prepare_output(job, out)
+    with StopOnSignal() as stop:
+        if not quiet:
+            sys.stderr.write(f"{job.describe()}; record to {output.path} (Ctrl-C stops early "
+                             "and keeps the best line)\n")
+        result = run_search(job, started, stop, quiet)
+        interrupted = stop.name
+        return write_result(job, result, output, command, interrupted)
+
+
+class _ProgressBar:
+    """The search's progress: seconds against the time limit, or rounds against stages x
+    rounds (fixed width) or the game's rounds (MCTS); the postfix names the stage."""
+
+    def __init__(self, job: SoloJob, started: float, quiet: bool):
+        self.job, self.started = job, started
+        self.timed = job.time_limit is not None
+        if self.timed:
+            total, unit = job.time_limit, "s"
+            fmt = "{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} s{postfix}"
+        else:
+            self.spans = self._stage_spans() if job.width is not None else [ROUNDS]
+            total, unit = sum(self.spans), " round"
+            fmt = None
+        what = (f"mcts {job.simulations}" if job.simulations is not None else
+                f"beam {job.width}" if job.width is not None else "beam")
+        self.bar = tqdm(total=total, desc=f"{what} {job.variant}", unit=unit, file=sys.stderr,
+                        disable=quiet, bar_format=fmt, dynamic_ncols=True)
+
+    def _stage_spans(self) -> list[int]:
+        """Rounds searched by each stage of beam_search at this width (beam.py)."""
+        groups = self.groups = min(len(PORTFOLIO), max(1, self.job.width // GROUP_WIDTH))
+        spans = [ROUNDS] * groups
+        if groups > 1:
+            spans += [ROUNDS + 1 - r for r in POLISH_ROUNDS] * POLISH_LINES
+        return spans
+
+    def update(self, state, k, stage: str = "") -> None:
+        rnd = int(state[0][L.ROUND]) if state.ndim == 2 else int(state[L.ROUND])
+        elapsed = time.perf_counter() - self.started
+        if self.timed:
+            n = min(self.bar.total, elapsed)
+            left = max(0.0, self.bar.total - elapsed)
+            post = f"{stage}, round {rnd}, {left:.0f} s left" if stage else \
+                f"round {rnd}, {left:.0f} s left"
+        else:
+            n = self._position(stage, rnd)
+            post = f"{stage}, round {rnd}" if stage else f"round {rnd}"
+        self.bar.n = max(self.bar.n, n)
+        self.bar.set_postfix_str(post, refresh=False)
+        self.bar.refresh()
+
+    def _position(self, stage: str, rnd: int) -> int:
+        """Rounds searched so far: the stages before this one, then this one's rounds."""
+        if not stage:  # MCTS: one game
+            return min(rnd, ROUNDS)
+        kind, _, count = stage.partition(" ")
+        i = int(count.split("/")[0]) - 1
+        index = min(len(self.spans) - 1, i if kind == "group" else self.groups + i)
+        span = self.spans[index]
+        return sum(self.spans[:index]) + max(0, min(span, rnd - (ROUNDS + 1 - span)))
+
+    def close(self) -> None:
+        if not self.timed:
+            self.bar.n = self.bar.total
+        self.bar.refresh()
+        self.bar.close()

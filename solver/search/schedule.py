@@ -1,0 +1,218 @@
+"""The time-budgeted beam search: the stages of ``beam_search`` fitted to a number of seconds.
+
+``timed_beam_search(variant, seconds)`` is what ``ora-solve solo --variant V`` runs. It has
+the stages of :func:`solver.search.beam.beam_search` (strategy groups, then the endgame
+polish), but chooses their widths from the time they may take instead of from one width:
+
+0. **Probe.** A beam of ``PROBE_WIDTH`` under the first weighting plays a whole game.
+   It loads (or compiles) the kernels, gives a first complete line, and times a layer round
+   by round.
+1. **Strategy groups.** ``GROUPS`` beams, group i under portfolio weighting i (the
+   portfolio's first, hand-picked entries for every seed: the seed perturbs ties only), share
+   ``GROUP_SHARE`` of the time left after the probe. Before each group its width
+   is set so that the groups still to run fit in what is left of that share.
+2. **Endgame polish.** Restarts from rounds ``POLISH_ROUNDS`` of the ``POLISH_LINES`` best
+   distinct lines, as in ``beam_search``, at one width chosen before each restart so that
+   the restarts still planned fill the rest of the time (a restart from a state already
+   tried is dropped and its time goes to the others). The second line's restarts run first,
+   so that time left over by a high estimate goes to the best line's. Time still left after them (the
+   estimate was high) goes to more restarts of the best line, from ``FILL_ROUNDS`` in turn,
+   each sized to the time left.
+
+The cost model is measured, not assumed: a beam of width w from round r costs
+``k * w * tail(r)``, where ``tail(r)`` is the share of a whole game's layer time spent from
+round r on (from the latest whole-game beam) and ``k`` the seconds per unit of width: for
+groups, of the whole-game beams so far (weighted by their width); for polish restarts, of
+the restarts so far (``POLISH_PRIOR`` times the groups' until one has run). Every stage also stops at the
+deadline, so a wrong estimate costs quality, never time. The search is anytime: the best
+complete line found so far is kept, and a stopped stage finishes its best state greedily.
+
+The widths depend on the machine's speed, so two runs of one seed may differ; ``--beam W``
+gives fixed widths and the same line every time.
+
+Tuning (``tools/tune_schedule.py``, 120 s budgets, tuning seed 102, both variants, 2 cores
+shared with other work so the beams were narrow, at commit 64ffe25): ``GROUP_SHARE`` 0.35
+scored more than 0.5 in all four pairs (Ireland 446/444 with 3 groups, 466/439 with 6;
+France 477/437, 454/413); 3 and 6 groups scored about the same (sums 923 and 920 at 0.35).
+Six groups keep more weightings in play when the budget is large.
+"""
+
+from __future__ import annotations
+
+import time
+
+from solver.fast import layout as L
+from solver.fast.engine import FastEngine
+
+from .beam import KEEP_PER_PARENT, POLISH_LINES, POLISH_ROUNDS, SearchResult, _beam, _state_at_round
+from .evaluation import PORTFOLIO
+
+PROBE_WIDTH = 8
+GROUPS = 6
+GROUP_SHARE = 0.35  # of the time left after the probe (tools/tune_schedule.py: 0.35 > 0.5)
+MIN_GROUP_WIDTH = 20  # fewer groups rather than narrower ones
+SAFETY = 0.92  # plan each stage to this share of the time it may take
+FILL_ROUNDS = (28, 25, 22, 30, 26, 24, 20)  # restarts of the best line with time left over
+FILL_GAIN = 1.5  # a restart already run is run again only this much wider
+# a restart's cost per unit of width against a whole game's tail from its round, until
+# measured: a wide beam from one state is not full in its first layers, and many children
+# coincide (the polish of the width-2000 records cost 0.3-0.6 of this estimate)
+POLISH_PRIOR = 0.5
+LAST_ROUND = 33  # the round counter's value at the final settlement phase
+
+
+class _Clock:
+    """Deadline, per-layer timing and the cost model of the stages run so far."""
+
+    def __init__(self, seconds: float, progress):
+        self.t0 = time.perf_counter()
+        self.deadline = self.t0 + seconds
+        self.progress = progress
+        # per kind of beam ("game": from round 1, "polish": a restart): the sum of
+        # width * tail(from_round) over the beams run, and their seconds
+        self.work = {"game": 0.0, "polish": 0.0}
+        self.spent = {"game": 0.0, "polish": 0.0}
+        self.profile = [1.0] * (LAST_ROUND + 2)  # layer time by round (flat until measured)
+        self._stamp = 0.0
+        self._rounds: list[float] = []
+
+    def left(self) -> float:
+        return max(0.0, self.deadline - time.perf_counter())
+
+    def tail(self, rnd: int) -> float:
+        """Share of a whole game's time spent from round ``rnd`` on."""
+        return sum(self.profile[max(1, rnd):]) / sum(self.profile[1:])
+
+    def cost(self, rounds, kind: str = "game") -> float:
+        """Estimated seconds per unit of width of beams of ``kind`` from each of ``rounds``."""
+        if self.work[kind] > 0:
+            rate = self.spent[kind] / self.work[kind]
+        else:
+            rate = self.spent["game"] / self.work["game"] * POLISH_PRIOR
+        return rate * sum(self.tail(r) for r in rounds)
+
+    def run(self, variant, width, seed, weights, label, stop, start=None) -> SearchResult:
+        """One beam under the deadline; its timing updates the cost model."""
+        self._stamp = time.perf_counter()
+        self._rounds = [0.0] * (LAST_ROUND + 2)
+        r = _beam(variant, width, seed, self.left(), self._layer, KEEP_PER_PARENT, weights,
+                  start=start, label=label, stop=stop)
+        from_round = 1 if start is None else int(start[0][L.ROUND])
+        kind = "game" if start is None else "polish"
+        if r.complete and kind == "game" and sum(self._rounds) > 0:
+            self.profile = self._rounds
+        self.work[kind] += width * self.tail(from_round)
+        self.spent[kind] += r.seconds
+        return r
+
+    def _layer(self, beam, layers, label):
+        now = time.perf_counter()
+        rnd = min(LAST_ROUND + 1, int(beam[0][L.ROUND]))
+        self._rounds[rnd] += now - self._stamp
+        self._stamp = now
+        if self.progress is not None:
+            self.progress(beam, layers, label)
+
+
+def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int = 0,
+                      progress=None, stop=None) -> SearchResult:
+    """Beam search whose stages fit in ``seconds``; returns the best complete line found.
+
+    ``progress(beam, layers, label)`` is called after every layer; ``stop()`` returning true
+    ends the search at the next layer (the best line so far, finished greedily).
+    """
+    if seconds <= 0:
+        raise ValueError("the time budget must be positive")
+    clock = _Clock(seconds, progress)
+    t0 = clock.t0
+    trace: list[dict] = []
+    found: list[SearchResult] = []
+    nodes = layers = 0
+    complete = True
+
+    def stopped() -> bool:
+        return (stop is not None and stop()) or clock.left() <= 0
+
+    def record(stage, r, width, weighting, from_round):
+        nonlocal nodes, layers, complete
+        nodes += r.nodes
+        layers += r.layers
+        complete = complete and r.complete
+        trace.append({"stage": stage, "weighting": weighting, "width": width,
+                      "from_round": from_round, "score": r.score[0],
+                      "seconds": round(r.seconds, 1)})
+
+    _warm_up(variant, seed)
+    r = clock.run(variant, PROBE_WIDTH, seed, PORTFOLIO[0], "probe", stop)
+    record("probe", r, PROBE_WIDTH, 0, 1)
+    found.append(r)
+
+    # ----- strategy groups ----------------------------------------------------------------
+    group_end = time.perf_counter() + GROUP_SHARE * clock.left()
+    groups = max(1, min(GROUPS, int(SAFETY * (group_end - time.perf_counter())
+                                    / (clock.cost([1]) * MIN_GROUP_WIDTH))))
+    for i in range(groups):
+        if stopped():
+            break
+        width = max(1, int(SAFETY * max(0.0, group_end - time.perf_counter())
+                           / clock.cost([1] * (groups - i))))
+        wi = i % len(PORTFOLIO)
+        r = clock.run(variant, width, seed, PORTFOLIO[wi], f"group {i + 1}/{groups}", stop)
+        record("group", r, width, wi, 1)
+        found.append(r)
+    found.sort(key=lambda r: -r.score[0])
+    best = found[0]
+
+    # ----- endgame polish -----------------------------------------------------------------
+    e = FastEngine(variant)
+    chains: list[tuple[int, list[int]]] = []
+    for r in found:
+        if len(chains) < POLISH_LINES and all(r.line != c[1] for c in chains):
+            chains.append((r.score[0], r.line))
+    # the best line's restarts last: time an estimate left over goes to them
+    plan = [(c, rnd) for c in reversed(range(len(chains))) for rnd in POLISH_ROUNDS]
+    lines = [list(line) for _, line in chains]  # each chain's best line so far
+    scores = [score for score, _ in chains]
+    tried: dict[tuple, int] = {}  # restart prefix -> the widest beam run from it
+    i = fills = 0
+    while not stopped():
+        if i < len(plan):
+            c, rnd = plan[i]
+            rest = [r for _, r in plan[i:]]
+            label = f"polish {i + 1}/{len(plan)}"
+        else:  # time left over: the best line again, from the fill rounds in turn
+            if fills >= len(FILL_ROUNDS):
+                break
+            c = max(range(len(chains)), key=lambda x: scores[x])
+            rnd = FILL_ROUNDS[fills]
+            rest = [rnd]
+            fills += 1
+            label = f"polish {i + 1}"
+        i += 1
+        start = _state_at_round(e, lines[c], rnd)
+        key = tuple(start[1])
+        width = max(1, int(SAFETY * clock.left() / clock.cost(rest, "polish")))
+        if width < FILL_GAIN * tried.get(key, 0) or (i > len(plan) and width < PROBE_WIDTH):
+            continue  # the same restart at about the same width would find the same line
+        tried[key] = max(width, tried.get(key, 0))
+        r = clock.run(variant, width, seed, PORTFOLIO[0], label, stop, start=start)
+        record("polish", r, width, 0, rnd)
+        if r.score[0] > scores[c]:
+            lines[c], scores[c] = r.line, r.score[0]
+        if r.score[0] > best.score[0]:
+            best = r
+    complete = complete and not (stop is not None and stop())
+    return SearchResult(variant, best.score, best.line, nodes, layers,
+                        time.perf_counter() - t0, complete, trace)
+
+
+def _warm_up(variant: str, seed: int) -> None:
+    """Load (or compile) every kernel the beam uses, so that compiling is not timed as search:
+    one layer of a width-1 beam, then its greedy finish."""
+    calls = [0]
+
+    def after_one_layer() -> bool:
+        calls[0] += 1
+        return calls[0] > 1
+
+    _beam(variant, 1, seed, None, None, KEEP_PER_PARENT, PORTFOLIO[0], stop=after_one_layer)
