@@ -9,6 +9,8 @@ import time
 
 import click
 
+from cli.research import position_argv, position_options, register, resolve_position
+
 VARIANTS = ("ireland", "france")
 PROFILES = ("rulebook",)
 PERFT_MAX_DEPTH = 8  # the tree grows ~4-5x per ply: depth 7 takes ~8 s, depth 8 ~40 s
@@ -272,11 +274,15 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Results record path (default: results/<variant>-<algo><N>-seed<S>.json).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results record as JSON.")
+@position_options
 def solo(variant: str, beam: int | None, mcts: int | None, seed: int,
-         time_limit: float | None, out: str | None, as_json: bool) -> None:
+         time_limit: float | None, out: str | None, as_json: bool, **where) -> None:
     """Search for a high-scoring solo line and write a replayable results record."""
     if beam is not None and mcts is not None:
         raise click.UsageError("choose one search: --beam W or --mcts N, not both")
+    position = resolve_position(variant, command="solo", **where)
+    if position is not None and mcts is not None:
+        raise click.UsageError("a search from a position (--from, --opening) needs --beam")
     from solver.search.solo import run_solo
 
     argv = ["ora-solve", "solo", "--variant", variant]
@@ -287,9 +293,10 @@ def solo(variant: str, beam: int | None, mcts: int | None, seed: int,
     argv += ["--seed", str(seed)]
     if time_limit is not None:
         argv += ["--time-limit", f"{time_limit:g}"]
+    argv += position_argv(**where)
     record, path = run_solo(variant=variant, beam=beam, mcts=mcts, seed=seed,
                             time_limit=time_limit, out=out, command=" ".join(argv),
-                            quiet=as_json)
+                            quiet=as_json, position=position)
     if as_json:
         click.echo(json.dumps(record))
         return
@@ -298,8 +305,10 @@ def solo(variant: str, beam: int | None, mcts: int | None, seed: int,
                f"{sc['total']} points (goods {sc['goods']}, economic {sc['economic']}, "
                f"dwelling {sc['dwelling']}), {record['nodes']} nodes, "
                f"{record['wall_seconds']} s")
+    from solver.research.names import with_names
+
     for part in record["rounds"]:
-        click.echo(f"{part['when']}: " + "; ".join(part["actions"]))
+        click.echo(f"{part['when']}: " + "; ".join(with_names(a) for a in part["actions"]))
     click.echo(f"record written to {path}")
 
 
@@ -344,6 +353,8 @@ def bench(variant: str, games: int, reference_games: int, seed: int, as_json: bo
     for k, v in r.items():
         click.echo(f"{k:<26}{v}")
 
+
+register(main)
 
 if __name__ == "__main__":
     main()

@@ -342,7 +342,8 @@ POLISH_SHARE = 0.5  # ... with a beam this share of the whole width
 
 def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                 time_limit: float | None = None, progress=None, keep: int = KEEP_PER_PARENT,
-                weights: np.ndarray | None = None) -> SearchResult:
+                weights: np.ndarray | None = None,
+                start: tuple[np.ndarray, list[int]] | None = None) -> SearchResult:
     """Beam search of total width ``width``; returns the best complete line found.
 
     With the default evaluation the search has two stages:
@@ -362,11 +363,16 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
        best from 479 to 512 (rounds 28, then 25).
 
     ``weights`` gives one weighting to a single plain beam of the whole width instead.
+    ``start`` (a packed or wide state and the line that reached it from the initial state)
+    searches on from that position: every stage starts there or later, and the returned line
+    begins with that prefix.
     """
     if width < 1:
         raise ValueError("beam width must be at least 1")
+    if start is not None:
+        start = _wide_start(variant, start)
     if weights is not None:
-        return _beam(variant, width, seed, time_limit, progress, keep, weights)
+        return _beam(variant, width, seed, time_limit, progress, keep, weights, start=start)
     groups = min(len(PORTFOLIO), max(1, width // GROUP_WIDTH))
     polish_width = max(1, int(width * POLISH_SHARE)) if groups > 1 else 0
     stages = groups + (POLISH_LINES * len(POLISH_ROUNDS) if polish_width else 0)
@@ -384,7 +390,8 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     for i in range(groups):
         share = width // groups + (1 if i < width % groups else 0)
         r = _beam(variant, share, seed, limit(i), progress, keep,
-                  PORTFOLIO[(i + seed) % len(PORTFOLIO)], label=f"group {i + 1}/{groups}")
+                  PORTFOLIO[(i + seed) % len(PORTFOLIO)], start=start,
+                  label=f"group {i + 1}/{groups}")
         nodes += r.nodes
         layers += r.layers
         complete = complete and r.complete
@@ -405,14 +412,16 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
         for line_score, line in chains:
             # each restart polishes the best line of this chain so far
             for rnd in POLISH_ROUNDS:
-                start = _state_at_round(e, line, rnd)
-                key = tuple(start[1])
+                restart = _state_at_round(e, line, rnd)
+                if start is not None and len(restart[1]) < len(start[1]):
+                    restart = start  # never restart before the position searched from
+                key = tuple(restart[1])
                 if key in tried:  # the same restart again: deterministic, skip it
                     done += 1
                     continue
                 tried.add(key)
                 r = _beam(variant, polish_width, seed, limit(done), progress, keep, PORTFOLIO[0],
-                          start=start, label=f"polish {done + 1 - groups}/{stages - groups}")
+                          start=restart, label=f"polish {done + 1 - groups}/{stages - groups}")
                 done += 1
                 nodes += r.nodes
                 layers += r.layers
@@ -425,6 +434,19 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                     best = r
     return SearchResult(variant, best.score, best.line, nodes, layers,
                         time.perf_counter() - t0, complete, trace)
+
+
+def _wide_start(variant: str, start: tuple[np.ndarray, list[int]]
+                ) -> tuple[np.ndarray, list[int]]:
+    """``start`` with its state as a fresh wide array (a packed state is unpacked)."""
+    state, prefix = start
+    state = np.asarray(state)
+    if state.shape == (L.PACKED_WORDS,):
+        state = FastEngine(variant).wide(state)
+    elif state.shape != (L.W_SIZE,):
+        raise ValueError(f"a start state is packed ({L.PACKED_WORDS} words) or wide "
+                         f"({L.W_SIZE} words), not of shape {state.shape}")
+    return np.array(state, dtype=np.int64), [int(a) for a in prefix]
 
 
 def _state_at_round(e: FastEngine, line: list[int], rnd: int) -> tuple[np.ndarray, list[int]]:
