@@ -20,7 +20,7 @@ from .names import action_text
 COLS = tuple(range(-2, 7))
 CELL = 7  # characters per space in the text map
 HEARTLAND_ROWS = (0, 1)
-FEATURE = {"forest": "forest", "moor": "moor"}
+FEATURE = {"forest": "Fo", "moor": "Mo"}  # short labels of the text map
 
 
 @dataclass
@@ -139,6 +139,7 @@ def text_map(state: State, owner: int = 0) -> str:
               for i in names]
     here = [f"  ({c}, {r}): " + ", ".join(who) for (o, c, r), who in sorted(clergy.items())
             if o == owner]
-    lines.append("terrain: W water, C coast, P plains, H hillside, M mountain; * clergy")
+    lines.append("terrain: W water, C coast, P plains, H hillside, M mountain; Fo forest, "
+                 "Mo moor; * clergy on the space")
     return "\n".join(lines + (["buildings and settlements:"] + legend if legend else [])
                      + (["clergy on this landscape:"] + here if here else []))
