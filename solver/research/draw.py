@@ -52,7 +52,7 @@ def draw_landscape(ax, state: State, owner: int = 0, title: str = "") -> None:
     clergy = _clergy_at(state)
     lo, hi = land.rows()
     for (col, row), (terrain, item) in land.cells.items():
-        bought = row not in HEARTLAND_ROWS or col in (-2, -1)
+        bought = row not in HEARTLAND_ROWS or not 0 <= col <= 4  # outside the heartland
         ax.add_patch(Rectangle((col, row), 1, 1, facecolor=TERRAIN_COLOUR.get(terrain, "#ddd"),
                                edgecolor="#555" if not bought else "#333",
                                linewidth=0.8 if not bought else 1.4,

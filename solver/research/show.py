@@ -109,7 +109,7 @@ def land_parts(state: State, owner: int = 0) -> list[str]:
     for r in coast[::2]:  # each plot is two rows; plots never overlap
         parts.append(f"coast plot rows {r}..{r + 1}")
     for (c, r), (terrain, _) in sorted(land.cells.items(), key=lambda x: x[0][1]):
-        if c == 6 and terrain == "M" and r not in HEARTLAND_ROWS:
+        if c == 6 and terrain == "M":
             parts.append(f"mountain plot rows {r}..{r + 1}")
     return parts
 
