@@ -205,6 +205,11 @@ def replay(file: str, profile: str, as_json: bool) -> None:
     if _is_solo_record(file):
         _replay_solo_record(file, as_json)
         return
+    from cli.research import is_sweep_record, replay_sweep
+
+    if is_sweep_record(file):  # an `openings` / `analyse` record: every line replayed
+        replay_sweep(file, as_json)
+        return
 
     try:
         record = load_record(file)

@@ -150,9 +150,17 @@ def show_figure(state: State, parts: list[RoundView], title: str, paths: list[st
     plt.close(fig)
 
 
+CHART_ROWS = 60  # a chart of more rows is unreadable; the CSV and JSON hold them all
+
+
 def sweep_chart(rows: list[dict], title: str, paths: list[str]) -> None:
-    """Each candidate's seeds (dots), mean and 95% interval (bar), best first."""
+    """Each candidate's seeds (ticks), best (star), mean and 95% interval (bar), best-ranked
+    first; at most ``CHART_ROWS`` rows, intervals clipped to the range of the scores."""
     plt = _pyplot()
+    shown = rows[:CHART_ROWS]
+    if len(rows) > len(shown):
+        title += f"\n(the first {len(shown)} of {len(rows)} ranked candidates; all in the CSV)"
+    rows = shown
     n = len(rows)
     fig, ax = plt.subplots(figsize=(10, max(2.5, 0.28 * n + 1.4)))
     ys = list(range(n))
@@ -163,10 +171,15 @@ def sweep_chart(rows: list[dict], title: str, paths: list[str]) -> None:
         ax.plot([r["mean"]], [y], "o", color=colour, markersize=5)
         ax.plot(r["scores"], [y] * len(r["scores"]), "|", color="k", markersize=7)
         ax.plot([r["best"]], [y], "*", color="#c0302b", markersize=8)
-    ax.set_yticks(ys, [f"{r['rank']}. {_short(r['label'])}" for r in rows], fontsize=6.5)
+    every = [x for r in rows for x in r["scores"]]
+    lo_s, hi_s = min(every), max(every)
+    pad = max(5.0, 0.25 * (hi_s - lo_s))
+    ax.set_xlim(lo_s - pad, hi_s + pad)
+    ax.set_yticks(ys, [f"{r['rank']}. {'* ' if r.get('recorded') else ''}{_short(r['label'])}"
+                       for r in rows], fontsize=6.5)
     ax.invert_yaxis()
     ax.set_xlabel("final score (bar: mean with 95% t-interval over seeds; |: each seed; "
-                  "*: best; grey: clearly behind the leader)", fontsize=8)
+                  "*: best; grey: clearly behind the leader; bars clipped to the plot)", fontsize=8)
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(title, fontsize=9)
     fig.tight_layout()
