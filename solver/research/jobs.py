@@ -48,9 +48,13 @@ class Backend:
 
 def _init_worker(threads: int) -> None:
     """Pool initializer: each worker's Numba kernels use ``threads`` threads (so the pool's
-    workers do not oversubscribe the cores)."""
+    workers do not oversubscribe the cores), and Ctrl-C is left to the parent, which stops
+    the workers itself."""
+    import signal
+
     import numba
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
 
 
@@ -72,6 +76,7 @@ class LocalBackend(Backend):
         threads = max(1, (os.cpu_count() or 1) // self.workers)
         pool = ProcessPoolExecutor(self.workers, mp_context=mp.get_context("spawn"),
                                    initializer=_init_worker, initargs=(threads,))
+        finished = False
         try:
             pending = {}
             queue = list(jobs)
@@ -84,8 +89,12 @@ class LocalBackend(Backend):
                 for fut in sorted(done, key=lambda f: pending[f].key):
                     job = pending.pop(fut)
                     yield job, fut.result()
+            finished = True
         finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+            if not finished:  # Ctrl-C, an error, or the consumer stopped: drop running jobs
+                for proc in list(getattr(pool, "_processes", {}).values()):
+                    proc.terminate()
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 class RunDir:
