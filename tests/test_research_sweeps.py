@@ -171,3 +171,10 @@ def test_sweep_bad_input_exits_2_and_writes_nothing(tmp_path, args, message):
     assert res.exit_code == 2, res.output
     assert message in res.output
     assert [p.name for p in tmp_path.iterdir()] == ["bad.txt"]
+
+
+def test_turn_labels_split_turns_and_join_options():
+    base = P.initial("ireland")
+    pos = P.resolve("ireland", opening="USE LR3; COMMIT; COMMIT; CUT_PEAT 0 0; COMMIT")
+    assert SW.turn_label(base.state, pos.prefix) == \
+        "USE Cloister Office (LR3) with lay brother: own indicator | pass | CUT (0, 0)"

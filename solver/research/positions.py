@@ -26,7 +26,7 @@ import numpy as np
 
 from solver.fast import codec
 from solver.rules import canonical as C
-from solver.rules.game import State
+from solver.rules.game import RuleError, State
 from solver.search import records
 
 from . import beam_adapter as BA
@@ -201,7 +201,7 @@ def _play_line(variant: str, line: list[int]) -> State:
                                 "already over")
         try:
             C.apply_canonical(st, int(cid))
-        except Exception as e:  # RuleError, or an id out of range
+        except (RuleError, ValueError, KeyError, IndexError) as e:  # an illegal or unknown id
             raise PositionError(f"move {i + 1} ({cid}, {C.describe_id(cid)}): {e}") from None
     return st
 
@@ -264,8 +264,8 @@ def _key(state: State) -> bytes | None:
     """The packed state as bytes, or None where the codec cannot pack it (mid-decision)."""
     try:
         return codec.pack(state).tobytes()
-    except Exception:  # CodecError, or a frame the codec does not know
-        return None
+    except (codec.CodecError, ValueError, KeyError, IndexError, TypeError):
+        return None  # a decision the packed state cannot hold (mid-payment, ...)
 
 
 def _relevant(state: State, cid: int, moves: list[list[str]]) -> bool:

@@ -43,16 +43,13 @@ class Candidate:
 
 def turn_label(state, actions: list[int]) -> str:
     """Readable text of actions played from a reference state: turns separated by `` | ``
-    (END dropped), a building's option joined to its use (``USE Farmyard (LR2) with prior:
+    (END dropped; a turn of END alone is ``pass``), a building's option joined to its use (``USE Farmyard (LR2) with prior:
     sheep``)."""
     st = state.clone()
     turns, cur = [], []
     for cid in actions:
-        if cid == C.END:
-            if cur:
-                turns.append(", ".join(cur))
-            cur = []
-        else:
+        step = st.g.step
+        if cid != C.END:
             text = action_text(st, cid)
             head, sep, option = text.partition("): ")
             if sep and cur and (head + ")") in cur[-1] and ": " not in cur[-1].split(")")[-1]:
@@ -60,9 +57,12 @@ def turn_label(state, actions: list[int]) -> str:
             else:
                 cur.append(text)
         C.apply_canonical(st, cid)
+        if st.g.step != step:  # the flow moved on: the turn is over
+            turns.append(", ".join(cur) or "pass")
+            cur = []
     if cur:
         turns.append(", ".join(cur))
-    return " | ".join(turns) or "END"
+    return " | ".join(turns) or "pass"
 
 
 def _kennerspiel(position, actions: list[int]) -> str:
