@@ -198,7 +198,12 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
                             width=width, time_limit=time_limit, rows=rows, seconds=seconds,
                             jobs=len(jobs))
     paths = SW.write_outputs(out, record, rows, title)
-    click.echo(SW.format_table(rows, top))
+    click.echo(SW.format_table(rows, top, spread=kind == "analyse"))
+    if kind == "analyse":
+        best = SW.write_best_lines(out, position, rows, top or len(rows), command, width)
+        for r, p in zip(rows, best):
+            click.echo(f"{r['rank']:>3}. best line (seed {r['best_seed']}, {r['best']} points, "
+                       f"{p}): {SW.continuation(position, r)}")
     bad = [f"candidate {r['candidate']} seed {run['seed']}" for r in rows for run in r["runs"]
            if not run["verified"]]
     click.echo(f"{len(jobs)} jobs ({len(jobs) - before} run now), "
@@ -285,12 +290,7 @@ def analyse(variant, top, seeds, width, time_limit, workers, out, resume, **wher
         if len(candidates) != 1:
             break
         forced.append(candidates[0].label)  # one turn only (e.g. the neutral's build)
-        from solver.research.positions import Position, _play_line
-
-        prefix = position.prefix + candidates[0].actions
-        line = position.line if position.line[:len(prefix)] == prefix else prefix
-        position = Position(position.variant, prefix, _play_line(position.variant, prefix),
-                            position.source, line)
+        position = position.after(candidates[0].actions)
     if not candidates:
         _fail("analyse", "the game is over at this position: nothing to analyse")
     for f in forced:

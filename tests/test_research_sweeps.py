@@ -110,6 +110,11 @@ def test_analyse_table_record_csv_chart_and_replay(tmp_path):
     assert line[:262] == json.loads(RECORD.read_text())["line"][:262]
     rep = CliRunner().invoke(main, ["replay", str(out)])
     assert rep.exit_code == 0 and "every line confirmed" in rep.output, rep.output
+    best = sorted((tmp_path / "a.best").glob("rank*.json"))
+    assert [p.name for p in best] == ["rank01.json", "rank02.json", "rank03.json"]
+    assert "1. best line (seed " in res.output
+    rep = CliRunner().invoke(main, ["replay", str(best[0])])
+    assert rep.exit_code == 0 and f"confirmed: {rows[0]['best']} points" in rep.output
 
 
 def test_analyse_resume_gives_the_same_table(tmp_path):

@@ -162,7 +162,7 @@ def sweep_chart(rows: list[dict], title: str, paths: list[str]) -> None:
         title += f"\n(the first {len(shown)} of {len(rows)} ranked candidates; all in the CSV)"
     rows = shown
     n = len(rows)
-    fig, ax = plt.subplots(figsize=(10, max(2.5, 0.28 * n + 1.4)))
+    fig, ax = plt.subplots(figsize=(12, max(2.5, 0.28 * n + 1.4)))
     ys = list(range(n))
     for y, r in zip(ys, rows):
         colour = "#999999" if r["clearly_behind"] else "#2d5fb0"
@@ -187,7 +187,7 @@ def sweep_chart(rows: list[dict], title: str, paths: list[str]) -> None:
     plt.close(fig)
 
 
-def _short(text: str, width: int = 90) -> str:
+def _short(text: str, width: int = 80) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 

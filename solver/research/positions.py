@@ -70,6 +70,13 @@ class Position:
     def round(self) -> int:
         return int(self.state.round)
 
+    def after(self, actions: list[int]) -> Position:
+        """The position after playing ``actions`` from this one (same source and line)."""
+        prefix = self.prefix + [int(a) for a in actions]
+        line = self.line if self.line[:len(prefix)] == prefix else prefix
+        return Position(self.variant, prefix, _play_line(self.variant, prefix), self.source,
+                        line)
+
     def moves(self) -> list[list[str]]:
         """The prefix in kennerspiel notation (the engine's colours: you R, neutral G)."""
         return NA.export_moves(self.variant, self.state.history())

@@ -205,9 +205,12 @@ def _f(x: float, nd: int = 1) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{nd}f}"
 
 
-def format_table(rows: list[dict], top: int | None = None, width: int = 60) -> str:
-    """The ranked table as text."""
-    head = (f"{'#':>3} {'candidate':<{width}} {'best':>5} {'mean':>7} {'95% CI':>15} "
+def format_table(rows: list[dict], top: int | None = None, width: int = 60,
+                 spread: bool = False) -> str:
+    """The ranked table as text (``spread``: also the spread over seeds and the gap to the
+    best score, as `analyse` shows them)."""
+    extra = f" {'spread':>6} {'gap':>5}" if spread else ""
+    head = (f"{'#':>3} {'candidate':<{width}} {'best':>5} {'mean':>7} {'95% CI':>15}{extra} "
             f"{'diff to #1 (95% CI)':>26} behind")
     out = [head]
     for r in rows[: top or len(rows)]:
@@ -217,9 +220,44 @@ def format_table(rows: list[dict], top: int | None = None, width: int = 60) -> s
         ci = f"{_f(r['ci'][0])}..{_f(r['ci'][1])}"
         diff = (f"{_f(r['diff'])} ({_f(r['diff_ci'][0])}..{_f(r['diff_ci'][1])})"
                 if r["rank"] > 1 else "leader")
+        more = f" {_f(r['spread']):>6} {r['gap']:>5}" if spread else ""
         out.append(f"{r['rank']:>3} {label:<{width}} {r['best']:>5} {_f(r['mean']):>7} "
-                   f"{ci:>15} {diff:>26} {'yes' if r['clearly_behind'] else '':>6}")
+                   f"{ci:>15}{more} {diff:>26} {'yes' if r['clearly_behind'] else '':>6}")
     return "\n".join(out)
+
+
+def write_best_lines(out: str, position, rows: list[dict], top: int, command: str,
+                     width: int) -> list[str]:
+    """Each of the first ``top`` rows' best line as a results record (``ora-solve show`` and
+    ``replay`` read them) in ``<OUT stem>.best/``; their paths."""
+    d = Path(out).with_name(Path(out).stem + ".best")
+    d.mkdir(exist_ok=True)
+    paths = []
+    for r in rows[:top]:
+        run = next(x for x in r["runs"] if x["seed"] == r["best_seed"])
+        sc = run["score"]
+        rec = records.make_record(command=command, variant=position.variant, algorithm="beam",
+                                  params={"width": width, "time_limit": None},
+                                  seed=run["seed"], nodes=run["nodes"],
+                                  seconds=run["seconds"],
+                                  score=(sc["total"], sc["goods"], sc["economic"],
+                                         sc["dwelling"]), line=run["line"])
+        rec["position"] = {"source": position.source, "prefix_actions": len(position.prefix),
+                           "round": position.round, "candidate": r["label"]}
+        path = d / f"rank{r['rank']:02d}.json"
+        _atomic(str(path), json.dumps(rec, indent=1) + "\n")
+        paths.append(str(path))
+    return paths
+
+
+def continuation(position, row: dict, turns: int = 3) -> str:
+    """The first ``turns`` turns the best line plays after the row's own turn."""
+    run = next(x for x in row["runs"] if x["seed"] == row["best_seed"])
+    start = len(position.prefix) + len(row["actions"])
+    st = position.after(row["actions"]).state
+    rest = run["line"][start:]
+    label = turn_label(st, rest).split(" | ")
+    return " | ".join(label[:turns]) + (" | ..." if len(label) > turns else "")
 
 
 CSV_FIELDS = ("rank", "candidate", "label", "moves", "recorded", "best", "best_seed", "mean",
