@@ -139,8 +139,8 @@ def sweep_options(f):
     f = click.option("--resume", is_flag=True,
                      help="Finish the sweep whose finished jobs are in OUT's .jobs directory.")(f)
     f = click.option("--out", type=click.Path(dir_okay=False), default=None,
-                     help="JSON record path; the CSV, PNG and SVG are written beside it, the "
-                          "finished jobs in <OUT stem>.jobs/.")(f)
+                     help="JSON record path (default under results/sweeps/); the CSV, PNG and "
+                          "SVG are written beside it, the finished jobs in <OUT stem>.jobs/.")(f)
     f = click.option("--jobs", "workers", type=click.IntRange(min=1), default=None,
                      help="Worker processes (default: all cores).")(f)
     f = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
@@ -171,6 +171,8 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
     from solver.research import jobs as J
     from solver.research import sweep as SW
 
+    if out.startswith("results/sweeps/"):
+        Path("results/sweeps").mkdir(parents=True, exist_ok=True)
     _check_outputs(kind, SW.output_paths(out))
     jobs = SW.make_jobs(position, candidates, seeds, width, time_limit)
     try:
@@ -262,7 +264,8 @@ def openings(variant, turns, openings_file, seeds, width, time_limit, workers, o
     else:
         candidates = SW.openings(base, turns)
         what = f"the {len(candidates)} distinct openings of {turns} turns"
-    out = out or f"results/openings-{variant}-{'t' + str(turns) if turns else 'file'}-beam{width}.json"
+    out = out or (f"results/sweeps/openings-{variant}-{'t' + str(turns) if turns else 'file'}"
+                  f"-beam{width}.json")
     command = _command("openings", {"variant": variant, "turns": turns, "file": openings_file,
                                     "seeds": seeds, "beam": width, "time_limit": time_limit,
                                     "out": out})
@@ -297,7 +300,7 @@ def analyse(variant, top, seeds, width, time_limit, workers, out, resume, **wher
         click.echo(f"forced (the only turn under the search policy): {f}", err=True)
     click.echo(f"position: {position.source}, round {position.round}, "
                f"{len(position.prefix)} actions", err=True)
-    out = out or (f"results/analyse-{position.variant}-a{len(position.prefix)}-"
+    out = out or (f"results/sweeps/analyse-{position.variant}-a{len(position.prefix)}-"
                   f"beam{width}.json")
     command = _command("analyse", {"variant": variant} | {
         k: v for k, v in zip(("from", "at_round", "moves", "opening"),

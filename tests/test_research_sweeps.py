@@ -183,3 +183,13 @@ def test_turn_labels_split_turns_and_join_options():
     pos = P.resolve("ireland", opening="USE LR3; COMMIT; COMMIT; CUT_PEAT 0 0; COMMIT")
     assert SW.turn_label(base.state, pos.prefix) == \
         "USE Cloister Office (LR3) with lay brother: own indicator | pass | CUT (0, 0)"
+
+
+SWEEPS = sorted((ROOT / "results" / "sweeps").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", SWEEPS, ids=lambda p: p.name)
+def test_every_committed_sweep_replays(path):
+    data = json.loads(path.read_text())
+    assert data["kind"] == SW.KIND
+    assert SW.verify_sweep(data) == []
