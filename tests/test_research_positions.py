@@ -67,6 +67,8 @@ def test_corpus_record_in_other_colours(tmp_path):
     ({"opening": "CUT_PEAT 0 0; COMMIT; BUILD G07 3 0"},
      "move 3 (BUILD G07 3 0): "),
     ({"opening": "USE XX99"}, "move 1 (USE XX99): unknown building 'XX99'"),
+    ({"opening": "BUILD ZZ9 3 0"}, "move 1 (BUILD ZZ9 3 0): unknown building 'ZZ9'"),
+    ({"opening": "BUILD G07 x 0"}, "parameter 2 of BUILD must be an integer"),
     ({"opening": "cut_peat 0 0"}, "move 1 (cut_peat 0 0): unknown command 'cut_peat'"),
     ({"opening": "CUT_PEAT 0"}, "move 1 (CUT_PEAT 0): too few parameters"),
     ({"from_file": str(RECORD), "at_round": 40}, "round 40 is past the end of the line"),

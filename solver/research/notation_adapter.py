@@ -46,8 +46,30 @@ def new_replay(variant: str, seat_colour: str = "R", neutral_colour: str = "G") 
                     check_actors=False)
 
 
+_BUILDING_ARG = ("USE", "BUILD", "WORK_CONTRACT")
+_INTEGER_ARGS = {"BUILD": (2, 3), "SETTLE": (2, 3), "FELL_TREES": (1, 2), "CUT_PEAT": (1, 2),
+                 "BUY_DISTRICT": (1,), "BUY_PLOT": (1,)}
+
+
+def check_move(number: int, tokens: list[str]) -> None:
+    """NotationError for an unknown building id or a coordinate that is not an integer."""
+    from solver.rules.cards import BUILDINGS
+
+    cmd = tokens[0]
+    if cmd in _BUILDING_ARG and len(tokens) > 1 and tokens[1] not in BUILDINGS:
+        raise NotationError(number, tokens, f"unknown building {tokens[1]!r}")
+    for i in _INTEGER_ARGS.get(cmd, ()):
+        if i < len(tokens):
+            try:
+                int(tokens[i])
+            except ValueError:
+                raise NotationError(number, tokens, f"parameter {i} of {cmd} must be an "
+                                    f"integer (a row or column), not {tokens[i]!r}") from None
+
+
 def apply_move(replay: N.Replay, number: int, tokens: list[str]) -> None:
     """Apply one move (NotationError ``move number (TOKENS): REASON`` if impossible)."""
+    check_move(number, tokens)
     try:
         replay.apply(number, tokens)
     except NotationError as e:
