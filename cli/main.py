@@ -9,6 +9,8 @@ import time
 
 import click
 
+from cli.research import position_argv, position_options, register, resolve_position
+
 VARIANTS = ("ireland", "france")
 PROFILES = ("rulebook",)
 PERFT_MAX_DEPTH = 8  # the tree grows ~4-5x per ply: depth 7 takes ~8 s, depth 8 ~40 s
@@ -205,6 +207,11 @@ def replay(file: str, profile: str, as_json: bool) -> None:
     if _is_solo_record(file):
         _replay_solo_record(file, as_json)
         return
+    from cli.research import is_sweep_record, replay_sweep
+
+    if is_sweep_record(file):  # an `openings` / `analyse` record: every line replayed
+        replay_sweep(file, as_json)
+        return
 
     try:
         record = load_game(file)
@@ -272,8 +279,9 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
               help="Results record path, replaced if it exists (default: a free name in "
                    "results/, e.g. results/<variant>-t600-seed<S>.json).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results record as JSON.")
+@position_options
 def solo(variant: str, beam: int | None, mcts: int | None, seed: int,
-         time_limit: float | None, out: str | None, as_json: bool) -> None:
+         time_limit: float | None, out: str | None, as_json: bool, **where) -> None:
     """Search for a high-scoring solo line and write a replayable results record.
 
     Ctrl-C (SIGINT) or SIGTERM stops the search: the best line so far is finished, verified
@@ -282,13 +290,17 @@ def solo(variant: str, beam: int | None, mcts: int | None, seed: int,
     started = time.perf_counter()  # time limits count from here
     if beam is not None and mcts is not None:
         raise click.UsageError("choose one search: --beam W or --mcts N, not both")
+    position = resolve_position(variant, command="solo", **where)
+    if position is not None and mcts is not None:
+        raise click.UsageError("a search from a position (--from, --opening) needs the beam, "
+                               "not --mcts")
     from solver.search import records
     from solver.search.solo import DEFAULT_TIME_LIMIT, SoloJob, run_solo
 
     if beam is None and mcts is None and time_limit is None:
         time_limit = DEFAULT_TIME_LIMIT
     job = SoloJob(variant=variant, seed=seed, width=beam, simulations=mcts,
-                  time_limit=time_limit)
+                  time_limit=time_limit, position=position)
     argv = ["ora-solve", "solo", "--variant", variant]
     if mcts is not None:
         argv += ["--mcts", str(mcts)]
@@ -297,6 +309,7 @@ def solo(variant: str, beam: int | None, mcts: int | None, seed: int,
     argv += ["--seed", str(seed)]
     if time_limit is not None:
         argv += ["--time-limit", f"{time_limit:g}"]
+    argv += position_argv(**where)
     try:
         record, path = run_solo(job, out=out, command=" ".join(argv), quiet=as_json,
                                 started=started)
@@ -311,8 +324,10 @@ def solo(variant: str, beam: int | None, mcts: int | None, seed: int,
                    f"{seed}: {sc['total']} points (goods {sc['goods']}, economic "
                    f"{sc['economic']}, dwelling {sc['dwelling']}), {record['nodes']} nodes, "
                    f"{record['wall_seconds']} s")
+        from solver.research.names import with_names
+
         for part in record["rounds"]:
-            click.echo(f"{part['when']}: " + "; ".join(part["actions"]))
+            click.echo(f"{part['when']}: " + "; ".join(with_names(a) for a in part["actions"]))
         click.echo(f"record written to {path}")
     if record["interrupted"]:
         import signal
@@ -364,6 +379,8 @@ def bench(variant: str, games: int, reference_games: int, seed: int, as_json: bo
     for k, v in r.items():
         click.echo(f"{k:<26}{v}")
 
+
+register(main)
 
 if __name__ == "__main__":
     main()

@@ -342,7 +342,8 @@ POLISH_SHARE = 0.5  # ... with a beam this share of the whole width
 
 def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                 time_limit: float | None = None, progress=None, keep: int = KEEP_PER_PARENT,
-                weights: np.ndarray | None = None, stop=None) -> SearchResult:
+                weights: np.ndarray | None = None, stop=None,
+                start: tuple[np.ndarray, list[int]] | None = None) -> SearchResult:
     """Beam search of total width ``width``; returns the best complete line found.
 
     With the default evaluation the search has two stages:
@@ -364,11 +365,17 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     ``weights`` gives one weighting to a single plain beam of the whole width instead.
     ``stop`` (a callable) ends the search at the next layer once it returns true: the stage
     under way finishes its best state greedily and the stages after it are skipped.
+    ``start`` (a packed or wide state and the line that reached it from the initial state)
+    searches on from that position: every stage starts there or later, and the returned line
+    begins with that prefix.
     """
     if width < 1:
         raise ValueError("beam width must be at least 1")
+    if start is not None:
+        start = _wide_start(variant, start)
     if weights is not None:
-        return _beam(variant, width, seed, time_limit, progress, keep, weights, stop=stop)
+        return _beam(variant, width, seed, time_limit, progress, keep, weights, stop=stop,
+                     start=start)
     groups = min(len(PORTFOLIO), max(1, width // GROUP_WIDTH))
     polish_width = max(1, int(width * POLISH_SHARE)) if groups > 1 else 0
     stages = groups + (POLISH_LINES * len(POLISH_ROUNDS) if polish_width else 0)
@@ -392,14 +399,15 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
             break
         share = width // groups + (1 if i < width % groups else 0)
         r = _beam(variant, share, seed, limit(i), progress, keep,
-                  PORTFOLIO[(i + seed) % len(PORTFOLIO)], label=f"group {i + 1}/{groups}",
-                  stop=stop)
+                  PORTFOLIO[(i + seed) % len(PORTFOLIO)], start=start,
+                  label=f"group {i + 1}/{groups}", stop=stop)
         nodes += r.nodes
         layers += r.layers
         complete = complete and r.complete
         found.append(r)
         trace.append({"stage": "group", "weighting": (i + seed) % len(PORTFOLIO),
-                      "width": share, "from_round": 1, "score": r.score[0],
+                      "width": share, "from_round": 1 if start is None else int(start[0][L.ROUND]),
+                      "score": r.score[0],
                       "seconds": round(r.seconds, 1)})
     found.sort(key=lambda r: -r.score[0])
     best = found[0]
@@ -417,14 +425,16 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                 if stopped():
                     complete = False
                     break
-                start = _state_at_round(e, line, rnd)
-                key = tuple(start[1])
+                restart = _state_at_round(e, line, rnd)
+                if start is not None and len(restart[1]) < len(start[1]):
+                    restart = start  # never restart before the position searched from
+                key = tuple(restart[1])
                 if key in tried:  # the same restart again: deterministic, skip it
                     done += 1
                     continue
                 tried.add(key)
                 r = _beam(variant, polish_width, seed, limit(done), progress, keep, PORTFOLIO[0],
-                          start=start, label=f"polish {done + 1 - groups}/{stages - groups}",
+                          start=restart, label=f"polish {done + 1 - groups}/{stages - groups}",
                           stop=stop)
                 done += 1
                 nodes += r.nodes
@@ -439,6 +449,19 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                     best = r
     return SearchResult(variant, best.score, best.line, nodes, layers,
                         time.perf_counter() - t0, complete, trace)
+
+
+def _wide_start(variant: str, start: tuple[np.ndarray, list[int]]
+                ) -> tuple[np.ndarray, list[int]]:
+    """``start`` with its state as a fresh wide array (a packed state is unpacked)."""
+    state, prefix = start
+    state = np.asarray(state)
+    if state.shape == (L.PACKED_WORDS,):
+        state = FastEngine(variant).wide(state)
+    elif state.shape != (L.W_SIZE,):
+        raise ValueError(f"a start state is packed ({L.PACKED_WORDS} words) or wide "
+                         f"({L.W_SIZE} words), not of shape {state.shape}")
+    return np.array(state, dtype=np.int64), [int(a) for a in prefix]
 
 
 def _state_at_round(e: FastEngine, line: list[int], rnd: int) -> tuple[np.ndarray, list[int]]:

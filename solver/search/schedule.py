@@ -41,10 +41,13 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
-from .beam import KEEP_PER_PARENT, POLISH_LINES, POLISH_ROUNDS, SearchResult, _beam, _state_at_round
+from .beam import (KEEP_PER_PARENT, POLISH_LINES, POLISH_ROUNDS, SearchResult, _beam,
+                   _state_at_round, _wide_start)
 from .evaluation import PORTFOLIO
 
 PROBE_WIDTH = 8
@@ -91,14 +94,16 @@ class _Clock:
             rate = self.spent["game"] / self.work["game"] * POLISH_PRIOR
         return rate * sum(self.tail(r) for r in rounds)
 
-    def run(self, variant, width, seed, weights, label, stop, start=None) -> SearchResult:
-        """One beam under the deadline; its timing updates the cost model."""
+    def run(self, variant, width, seed, weights, label, stop, start=None,
+            polish: bool = False) -> SearchResult:
+        """One beam under the deadline (a whole game from ``start``, or a ``polish``
+        restart); its timing updates the cost model."""
         self._stamp = time.perf_counter()
         self._rounds = [0.0] * (LAST_ROUND + 2)
         r = _beam(variant, width, seed, self.left(), self._layer, KEEP_PER_PARENT, weights,
                   start=start, label=label, stop=stop)
         from_round = 1 if start is None else int(start[0][L.ROUND])
-        kind = "game" if start is None else "polish"
+        kind = "polish" if polish else "game"
         if r.complete and kind == "game" and sum(self._rounds) > 0:
             self.profile = self._rounds
         self.work[kind] += width * self.tail(from_round)
@@ -115,14 +120,20 @@ class _Clock:
 
 
 def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int = 0,
-                      progress=None, stop=None) -> SearchResult:
+                      progress=None, stop=None,
+                      start: tuple[np.ndarray, list[int]] | None = None) -> SearchResult:
     """Beam search whose stages fit in ``seconds``; returns the best complete line found.
 
     ``progress(beam, layers, label)`` is called after every layer; ``stop()`` returning true
-    ends the search at the next layer (the best line so far, finished greedily).
+    ends the search at the next layer (the best line so far, finished greedily). ``start``
+    (a state and the line that reached it, as for ``beam_search``) searches on from that
+    position: the probe and the groups start there, no polish restart starts before it.
     """
     if seconds <= 0:
         raise ValueError("the time budget must be positive")
+    if start is not None:
+        start = _wide_start(variant, start)
+    first_round = 1 if start is None else int(start[0][L.ROUND])
     clock = _Clock(seconds, progress)
     t0 = clock.t0
     trace: list[dict] = []
@@ -143,22 +154,23 @@ def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int
                       "seconds": round(r.seconds, 1)})
 
     _warm_up(variant, seed)
-    r = clock.run(variant, PROBE_WIDTH, seed, PORTFOLIO[0], "probe", stop)
-    record("probe", r, PROBE_WIDTH, 0, 1)
+    r = clock.run(variant, PROBE_WIDTH, seed, PORTFOLIO[0], "probe", stop, start=start)
+    record("probe", r, PROBE_WIDTH, 0, first_round)
     found.append(r)
 
     # ----- strategy groups ----------------------------------------------------------------
     group_end = time.perf_counter() + GROUP_SHARE * clock.left()
     groups = max(1, min(GROUPS, int(SAFETY * (group_end - time.perf_counter())
-                                    / (clock.cost([1]) * MIN_GROUP_WIDTH))))
+                                    / (clock.cost([first_round]) * MIN_GROUP_WIDTH))))
     for i in range(groups):
         if stopped():
             break
         width = max(1, int(SAFETY * max(0.0, group_end - time.perf_counter())
-                           / clock.cost([1] * (groups - i))))
+                           / clock.cost([first_round] * (groups - i))))
         wi = i % len(PORTFOLIO)
-        r = clock.run(variant, width, seed, PORTFOLIO[wi], f"group {i + 1}/{groups}", stop)
-        record("group", r, width, wi, 1)
+        r = clock.run(variant, width, seed, PORTFOLIO[wi], f"group {i + 1}/{groups}", stop,
+                      start=start)
+        record("group", r, width, wi, first_round)
         found.append(r)
     found.sort(key=lambda r: -r.score[0])
     best = found[0]
@@ -189,14 +201,17 @@ def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int
             fills += 1
             label = f"polish {i + 1}"
         i += 1
-        start = _state_at_round(e, lines[c], rnd)
-        key = tuple(start[1])
+        restart = _state_at_round(e, lines[c], rnd)
+        if start is not None and len(restart[1]) < len(start[1]):
+            restart = start  # never restart before the position searched from
+        key = tuple(restart[1])
         width = max(1, int(SAFETY * clock.left() / clock.cost(rest, "polish")))
         if width < FILL_GAIN * tried.get(key, 0) or (i > len(plan) and width < PROBE_WIDTH):
             continue  # the same restart at about the same width would find the same line
         tried[key] = max(width, tried.get(key, 0))
-        r = clock.run(variant, width, seed, PORTFOLIO[0], label, stop, start=start)
-        record("polish", r, width, 0, rnd)
+        r = clock.run(variant, width, seed, PORTFOLIO[0], label, stop, start=restart,
+                      polish=True)
+        record("polish", r, width, 0, max(rnd, first_round))
         if r.score[0] > scores[c]:
             lines[c], scores[c] = r.line, r.score[0]
         if r.score[0] > best.score[0]:

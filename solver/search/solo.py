@@ -53,6 +53,7 @@ class SoloJob:
     width: int | None = None
     simulations: int | None = None
     time_limit: float | None = None
+    position: object = None  # solver.research.positions.Position to search on from (beam)
 
     @property
     def algorithm(self) -> str:
@@ -69,7 +70,8 @@ class SoloJob:
             budget = ""
         if self.time_limit is not None:
             budget += ("-" if budget else "") + f"t{self.time_limit:g}"
-        return "-".join(x for x in (self.variant, budget, f"seed{self.seed}") if x) + ".json"
+        tag = f"from{len(self.position.prefix)}" if self.position is not None else ""
+        return "-".join(x for x in (self.variant, budget, f"seed{self.seed}", tag) if x) + ".json"
 
     def describe(self) -> str:
         """One line for the user: the search and its limit."""
@@ -78,7 +80,9 @@ class SoloJob:
                 if self.width is not None else "time-budgeted beam")
         limit = ("" if self.time_limit is None else
                  f", {self.time_limit:g} s for the whole command")
-        return f"{self.variant} solo, seed {self.seed}: {what}{limit}"
+        where = ("" if self.position is None else
+                 f", from round {self.position.round} ({len(self.position.prefix)} actions in)")
+        return f"{self.variant} solo, seed {self.seed}: {what}{limit}{where}"
 
     @property
     def parameters(self) -> dict:
@@ -162,14 +166,16 @@ def run_search(job: SoloJob, started: float, stop, quiet: bool = False):
         seconds = max(0.01, job.time_limit - reserve(job.time_limit)
                       - (time.perf_counter() - started))
     bar = _ProgressBar(job, started, quiet)
+    start = job.position.start() if job.position is not None else None
     try:
         if job.simulations is not None:
             return mcts_search(job.variant, job.simulations, job.seed, seconds, bar.update,
                                stop=stop)
         if job.width is not None:
             return beam_search(job.variant, job.width, job.seed, seconds, bar.update,
-                               stop=stop)
-        return timed_beam_search(job.variant, seconds, job.seed, bar.update, stop=stop)
+                               stop=stop, start=start)
+        return timed_beam_search(job.variant, seconds, job.seed, bar.update, stop=stop,
+                                 start=start)
     finally:
         bar.close()
 
@@ -183,6 +189,10 @@ def write_result(job: SoloJob, result, output: Output, command: str,
                                  score=result.score, line=result.line,
                                  stages=getattr(result, "trace", None))
     record["complete"] = bool(result.complete)
+    if job.position is not None:
+        p = job.position
+        record["position"] = {"source": p.source, "prefix_actions": len(p.prefix),
+                              "round": p.round, "prefix_moves": p.moves()}
     record["interrupted"] = interrupted is not None
     if interrupted is not None:
         record["signal"] = interrupted

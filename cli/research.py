@@ -1,0 +1,359 @@
+"""The researcher's commands: `show`, `openings`, `analyse`, and the position options that
+`solo` shares (thin: parse, call solver/research, print/write)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+VARIANTS = ("ireland", "france")
+
+
+# ===== positions ================================================================================
+
+def position_options(f):
+    """Add --from / --at-round / --moves / --opening (a position to search from) to a command."""
+    f = click.option("--opening", default=None, metavar='"CMD; CMD; ..."',
+                     help="Start after these kennerspiel moves (one turn ends with COMMIT).")(f)
+    f = click.option("--moves", "prefix_moves", type=click.IntRange(min=0), default=None,
+                     help="Cut the --from line after this many moves (actions of a results "
+                          "record, moves of a move list).")(f)
+    f = click.option("--at-round", type=click.IntRange(min=1), default=None,
+                     help="Cut the --from line at the first turn of this round.")(f)
+    f = click.option("--from", "from_file", type=click.Path(dir_okay=False), default=None,
+                     help="Start from a line: a results record, a solo game record (corpus "
+                          "schema) or a kennerspiel move list, one command per line.")(f)
+    return f
+
+
+def resolve_position(variant, from_file, at_round, prefix_moves, opening, command: str,
+                     required: bool = False):
+    """The position the options name (None if none and not ``required``); exit 2 with one
+    message if it cannot be read or played."""
+    from solver.research.positions import PositionError, resolve
+
+    if not required and from_file is None and opening is None and at_round is None \
+            and prefix_moves is None:
+        return None
+    try:
+        return resolve(variant, from_file, at_round, prefix_moves, opening)
+    except PositionError as e:
+        click.echo(f"{command}: {e}", err=True)
+        sys.exit(2)
+
+
+def position_argv(from_file, at_round, prefix_moves, opening) -> list[str]:
+    """The position options as command-line words (for the record's command)."""
+    out = []
+    if from_file is not None:
+        out += ["--from", from_file]
+    if at_round is not None:
+        out += ["--at-round", str(at_round)]
+    if prefix_moves is not None:
+        out += ["--moves", str(prefix_moves)]
+    if opening is not None:
+        out += ["--opening", json.dumps(opening)]
+    return out
+
+
+def _fail(command: str, message: str):
+    click.echo(f"{command}: {message}", err=True)
+    sys.exit(2)
+
+
+def _check_outputs(command: str, paths) -> None:
+    from solver.research.draw import check_writable
+
+    try:
+        check_writable(list(paths))
+    except OSError as e:
+        _fail(command, str(e))
+
+
+# ===== show =====================================================================================
+
+@click.command("show")
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--at-round", type=click.IntRange(min=1), default=None,
+              help="Show the landscape at the first turn of this round (default: the end).")
+@click.option("--png", type=click.Path(dir_okay=False), default=None,
+              help="Write the landscape and the score chart as a PNG.")
+@click.option("--svg", type=click.Path(dir_okay=False), default=None,
+              help="Write the landscape and the score chart as an SVG.")
+def show(record: str, at_round: int | None, png: str | None, svg: str | None) -> None:
+    """A results record round by round (actions, goods, score) and its landscape."""
+    from solver.research import show as S
+    from solver.research.positions import PositionError, from_line
+    from solver.search import records
+
+    try:
+        data = records.load_record(record)
+    except records.RecordError as e:
+        _fail("show", str(e))
+    _check_outputs("show", (png, svg))
+    try:
+        pos = from_line(data["variant"], data["line"], at_round, None,
+                        source=record + (f" at round {at_round}" if at_round else ""))
+    except PositionError as e:
+        _fail("show", str(e))
+    parts = S.rounds(data["variant"], data["line"])
+    sc = data["score"]
+    click.echo(f"{record}: {data['variant']}, {len(data['line'])} actions, {sc['total']} points "
+               f"(goods {sc['goods']}, economic {sc['economic']}, dwelling {sc['dwelling']})")
+    click.echo(f"{'':<24}{'total':>6}{'goods':>6}{'econ':>6}{'dwell':>6}")
+    for p in parts:
+        s = p.score
+        click.echo(f"{p.when:<24}{s['total']:>6}{s['goods']:>6}{s['economic']:>6}"
+                   f"{s['dwelling']:>6}")
+        for a in p.actions:
+            click.echo(f"    {a}")
+        click.echo(f"    goods: {p.goods or 'none'}")
+    where = f"at round {at_round} (after {len(pos.prefix)} actions)" if at_round else \
+        "at the end"
+    click.echo(f"\nlandscape {where}:")
+    click.echo(S.text_map(pos.state))
+    parts_land = S.land_parts(pos.state)
+    if parts_land:
+        click.echo("bought land: " + "; ".join(parts_land))
+    paths = [(p, fmt) for p, fmt in ((png, "png"), (svg, "svg")) if p]
+    if paths:
+        from solver.research.draw import show_figure
+
+        upto = next((i + 1 for i, p in enumerate(parts) if p.actions_done >= len(pos.prefix)),
+                    None) if at_round else None
+        title = (f"{data['variant']} {data.get('algorithm', '')} "
+                 f"{data.get('parameters', {}).get('width', '')} seed {data.get('seed', '')}: "
+                 f"{sc['total']} points; landscape {where}")
+        show_figure(pos.state, parts, title, paths, upto)
+        for p, _ in paths:
+            click.echo(f"picture written to {p}")
+
+
+# ===== sweeps: openings and analyse ============================================================
+
+def sweep_options(f):
+    """The budget, seeds, parallelism and output options every sweep shares."""
+    f = click.option("--resume", is_flag=True,
+                     help="Finish the sweep whose finished jobs are in OUT's .jobs directory.")(f)
+    f = click.option("--out", type=click.Path(dir_okay=False), default=None,
+                     help="JSON record path (default under results/sweeps/); the CSV, PNG and "
+                          "SVG are written beside it, the finished jobs in <OUT stem>.jobs/.")(f)
+    f = click.option("--jobs", "workers", type=click.IntRange(min=1), default=None,
+                     help="Worker processes (default: all cores).")(f)
+    f = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+                     help="Seconds per job (tables then depend on machine load).")(f)
+    f = click.option("--beam", "width", type=click.IntRange(min=1), default=100,
+                     show_default=True, help="Beam width of every job.")(f)
+    f = click.option("--seeds", default="0,1,2", show_default=True,
+                     help="Comma-separated search seeds; every candidate gets the same seeds.")(f)
+    return f
+
+
+def _seeds(text: str) -> list[int]:
+    try:
+        seeds = [int(s) for s in text.split(",") if s.strip() != ""]
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a comma-separated list of integers",
+                                 param_hint="--seeds") from None
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise click.BadParameter("give at least one seed, each once", param_hint="--seeds")
+    return seeds
+
+
+def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, workers, out,
+               resume, command, rank_by, top, title) -> dict:
+    """Run (or resume) a sweep, print its table, write its record, CSV and chart."""
+    import time as _time
+
+    from solver.research import jobs as J
+    from solver.research import sweep as SW
+
+    if out.startswith("results/sweeps/"):
+        Path("results/sweeps").mkdir(parents=True, exist_ok=True)
+    _check_outputs(kind, SW.output_paths(out))
+    jobs = SW.make_jobs(position, candidates, seeds, width, time_limit)
+    try:
+        run_dir = J.RunDir(SW.run_dir_of(out), SW.manifest(kind, position, candidates, seeds,
+                                                            width, time_limit), resume)
+    except J.SweepError as e:
+        _fail(kind, str(e))
+    backend = J.LocalBackend(workers)
+    click.echo(f"{kind}: {len(candidates)} candidates x {len(seeds)} seeds = {len(jobs)} jobs, "
+               f"beam {width}" + (f", {time_limit:g} s per job" if time_limit else "")
+               + f", {backend.workers} workers; finished jobs in {run_dir.path}/", err=True)
+    t0 = _time.perf_counter()
+    keys = {j.key for j in jobs}
+    before = len([k for k in run_dir.finished() if k in keys])
+    try:
+        results = J.run_sweep(SW.search_job, jobs, run_dir, backend, desc=kind)
+    except KeyboardInterrupt:
+        n = len(run_dir.finished())
+        click.echo(f"\n{kind}: interrupted; {n} of {len(jobs)} jobs are saved in "
+                   f"{run_dir.path}/: run the same command with --resume to finish", err=True)
+        sys.exit(130)
+    seconds = _time.perf_counter() - t0
+    rows = SW.table_rows(candidates, results, seeds, rank_by)
+    record = SW.make_record(kind=kind, command=command, position=position, seeds=seeds,
+                            width=width, time_limit=time_limit, rows=rows, seconds=seconds,
+                            jobs=len(jobs))
+    paths = SW.write_outputs(out, record, rows, title)
+    click.echo(SW.format_table(rows, top, spread=kind == "analyse"))
+    if kind == "analyse":
+        best = SW.write_best_lines(out, position, rows, top or len(rows), command, width)
+        for r, p in zip(rows, best):
+            click.echo(f"{r['rank']:>3}. best line (seed {r['best_seed']}, {r['best']} points, "
+                       f"{p}): {SW.continuation(position, r)}")
+    bad = [f"candidate {r['candidate']} seed {run['seed']}" for r in rows for run in r["runs"]
+           if not run["verified"]]
+    click.echo(f"{len(jobs)} jobs ({len(jobs) - before} run now), "
+               f"{seconds:.1f} s; written: {', '.join(paths)}")
+    if bad:
+        click.echo(f"{kind}: {len(bad)} lines do not replay on the reference engine: "
+                   + "; ".join(bad[:5]), err=True)
+        sys.exit(1)
+    return record
+
+
+def _command(name: str, args: dict) -> str:
+    words = ["ora-solve", name]
+    for k, v in args.items():
+        if v is None or v is False:
+            continue
+        flag = "--" + k.replace("_", "-")
+        words += [flag] if v is True else [flag, str(v)]
+    return " ".join(words)
+
+
+@click.command("openings")
+@click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
+@click.option("--turns", type=click.IntRange(min=1, max=4), default=None,
+              help="Sweep every distinct opening of this many turns (the beam's unit).")
+@click.option("--file", "openings_file", type=click.Path(dir_okay=False), default=None,
+              help="Sweep these openings instead: one per line, kennerspiel moves separated "
+                   "by ';'.")
+@sweep_options
+def openings(variant, turns, openings_file, seeds, width, time_limit, workers, out, resume):
+    """Compare openings under one budget and paired seeds: a ranked table, JSON, CSV, chart."""
+    from solver.research import positions as P
+    from solver.research import sweep as SW
+
+    seed_list = _seeds(seeds)
+    if (turns is None) == (openings_file is None):
+        raise click.UsageError("give --turns N or --file F (one of them)")
+    base = P.initial(variant)
+    if openings_file is not None:
+        try:
+            text = Path(openings_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            _fail("openings", f"cannot read {openings_file}: {getattr(e, 'strerror', e)}")
+        lines = [(i + 1, ln.split("#", 1)[0].strip()) for i, ln in enumerate(text.splitlines())]
+        lines = [(i, ln) for i, ln in lines if ln]
+        if not lines:
+            _fail("openings", f"{openings_file} holds no openings")
+        positions = []
+        for i, ln in lines:
+            try:
+                positions.append(P.resolve(variant, opening=ln))
+            except P.PositionError as e:
+                _fail("openings", f"{openings_file} line {i}: {e}")
+        candidates = SW.from_positions(base, positions)
+        what = f"{len(lines)} openings from {openings_file}"
+    else:
+        candidates = SW.openings(base, turns)
+        what = f"the {len(candidates)} distinct openings of {turns} turns"
+    out = out or (f"results/sweeps/openings-{variant}-{'t' + str(turns) if turns else 'file'}"
+                  f"-beam{width}.json")
+    command = _command("openings", {"variant": variant, "turns": turns, "file": openings_file,
+                                    "seeds": seeds, "beam": width, "time_limit": time_limit,
+                                    "out": out})
+    title = (f"{variant}: {what}, beam {width}, seeds {seeds} (ranked by mean)")
+    _run_sweep("openings", base, candidates, seed_list, width, time_limit, workers, out,
+               resume, command, "mean", None, title)
+
+
+@click.command("analyse")
+@click.option("--variant", type=click.Choice(VARIANTS), default=None,
+              help="Game variant (taken from a record given with --from).")
+@position_options
+@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Rows of the table to print (every turn is searched and ranked).")
+@sweep_options
+def analyse(variant, top, seeds, width, time_limit, workers, out, resume, **where):
+    """Every distinct next turn of a position, searched with one budget and paired seeds."""
+    from solver.research import sweep as SW
+
+    seed_list = _seeds(seeds)
+    position = resolve_position(variant, command="analyse", required=True, **where)
+    forced = []
+    while True:
+        candidates = SW.next_turns(position)
+        if len(candidates) != 1:
+            break
+        forced.append(candidates[0].label)  # one turn only (e.g. the neutral's build)
+        position = position.after(candidates[0].actions)
+    if not candidates:
+        _fail("analyse", "the game is over at this position: nothing to analyse")
+    for f in forced:
+        click.echo(f"forced (the only turn under the search policy): {f}", err=True)
+    click.echo(f"position: {position.source}, round {position.round}, "
+               f"{len(position.prefix)} actions", err=True)
+    out = out or (f"results/sweeps/analyse-{position.variant}-a{len(position.prefix)}-"
+                  f"beam{width}.json")
+    command = _command("analyse", {"variant": variant} | {
+        k: v for k, v in zip(("from", "at_round", "moves", "opening"),
+                             (where["from_file"], where["at_round"], where["prefix_moves"],
+                              where["opening"]))} | {"top": top, "seeds": seeds,
+                                                     "beam": width, "time_limit": time_limit,
+                                                     "out": out})
+    title = (f"{position.variant}: the {len(candidates)} next turns at round {position.round} "
+             f"({position.source}), beam {width}, seeds {seeds} (ranked by best)")
+    record = _run_sweep("analyse", position, candidates, seed_list, width, time_limit, workers,
+                        out, resume, command, "best", top, title)
+    mark = [r for r in record["rows"] if r["recorded"]]
+    if mark:
+        click.echo(f"* the turn the position's own line played ranks {mark[0]['rank']} of "
+                   f"{len(record['rows'])}")
+    elif position.line[len(position.prefix):]:
+        click.echo("the position's own line leaves the search policy's forced turns")
+
+
+def replay_sweep(file: str, as_json: bool) -> None:
+    """`ora-solve replay` of a sweep record: every line of every job replayed."""
+    from solver.research import sweep as SW
+
+    try:
+        data = json.loads(Path(file).read_text())
+    except (OSError, ValueError) as e:
+        _fail("replay", f"cannot read {file}: {e}")
+    n = sum(len(r.get("runs", [])) for r in data.get("rows", []))
+    bad = SW.verify_sweep(data)
+    if as_json:
+        click.echo(json.dumps({"confirmed": not bad, "lines": n, "failed": bad}))
+    else:
+        click.echo(f"{file}: {data.get('sweep')} sweep, {len(data.get('rows', []))} candidates, "
+                   f"{n} lines")
+        click.echo("replay: " + ("every line confirmed on the reference engine" if not bad
+                                 else f"FAILED: {len(bad)} lines: " + "; ".join(bad[:5])))
+    if bad:
+        sys.exit(1)
+
+
+def is_sweep_record(file: str) -> bool:
+    """Whether a file is a sweep record (kind ``ora-solve sweep``)."""
+    try:
+        with open(file) as f:
+            return json.load(f).get("kind") == "ora-solve sweep"
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+# ===== registration =============================================================================
+
+def register(main: click.Group) -> None:
+    """Add the research commands to the ora-solve group."""
+    main.add_command(show)
+    main.add_command(openings)
+    main.add_command(analyse)

@@ -1,0 +1,87 @@
+"""Every call this package makes into the beam search's internals, in one place.
+
+The beam's turn expansion (``expand``), its state hash and the engine's table arrays are
+internals that are being reshaped (the eight table arrays are becoming one ``Tables`` value);
+when they change, only this module changes.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from solver.fast import layout as L
+from solver.fast.engine import FastEngine
+from solver.search import beam as B
+from solver.search.evaluation import PORTFOLIO
+
+ALL_CHILDREN = 20000  # room for every child of one turn (the most seen is a few thousand)
+
+
+@lru_cache(maxsize=2)
+def engine(variant: str) -> FastEngine:
+    """The fast engine of a variant (cached per process)."""
+    return FastEngine(variant)
+
+
+def next_turns(variant: str, W: np.ndarray) -> list[tuple[list[int], np.ndarray, int]]:
+    """Every distinct child of W in the beam's expansion unit (one turn, settlement turn or
+    neutral build, under the beam's search policy), duplicates merged by state hash:
+    (actions, wide child state, hash), sorted by actions."""
+    e = engine(variant)
+    if W[L.DONE]:
+        return []
+    keep = ALL_CHILDREN
+    paths = np.zeros((keep, B.MAXD), dtype=np.int64)
+    lens = np.zeros(keep, dtype=np.int64)
+    evals = np.full(keep, -1e18)
+    hashes = np.zeros(keep, dtype=np.uint64)
+    w = np.asarray(PORTFOLIO[0], dtype=np.float64)
+    n = B.expand(np.asarray(W, dtype=np.int64), e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF,
+                 e.TM, w, keep, paths, lens, evals, hashes, 0.0, np.uint64(0))
+    if n >= keep:
+        raise RuntimeError(f"a turn has more than {keep} distinct children")
+    out = []
+    for i in range(n):
+        path = paths[i, : lens[i]].tolist()
+        child = np.array(W, dtype=np.int64)
+        for a in path:
+            e.step_wide(child, a)
+        out.append((path, child, int(hashes[i])))
+    out.sort(key=lambda t: t[0])
+    return out
+
+
+def state_hash(W: np.ndarray) -> int:
+    """The beam's 64-bit hash of a wide state (the key duplicates are merged by)."""
+    return int(B.state_hash(np.asarray(W, dtype=np.int64)))
+
+
+def state_at_round(variant: str, line: list[int], rnd: int) -> tuple[np.ndarray, list[int]]:
+    """The wide state and prefix of ``line`` at its first beam layer of round ``rnd`` or later
+    (the whole line if it never gets there)."""
+    return B._state_at_round(engine(variant), list(line), rnd)
+
+
+def turn_of(variant: str, W: np.ndarray, line: list[int]) -> list[int]:
+    """The leading actions of ``line`` that make up one turn (beam layer) from W."""
+    e = engine(variant)
+    W = np.array(W, dtype=np.int64)
+    step0 = W[L.STEP]
+    for k, a in enumerate(line):
+        e.step_wide(W, a)
+        if W[L.STEP] != step0 or W[L.DONE]:
+            return list(line[: k + 1])
+    return list(line)
+
+
+def search(variant: str, width: int, seed: int, time_limit: float | None,
+           start: tuple[np.ndarray, list[int]] | None, progress=None):
+    """``beam_search`` from ``start`` (a state and its prefix line), or the initial state."""
+    return B.beam_search(variant, width, seed, time_limit, progress, start=start)
+
+
+def wide_round(W: np.ndarray) -> int:
+    """The round a wide state is in."""
+    return int(W[L.ROUND])

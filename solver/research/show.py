@@ -1,0 +1,145 @@
+"""`ora-solve show`: a line round by round and the landscape as a text map.
+
+Each round lists its actions with building names, the goods held after it and the score so
+far (goods, economic, dwelling), all read off the reference engine replaying the line. The
+text map draws one row of the landscape per line, a column per space (``draw.py`` makes the
+picture).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.rules import canonical as C
+from solver.rules import goods as G
+from solver.rules.cards import BUILDINGS, SETTLEMENTS
+from solver.rules.game import State
+
+from .names import action_text
+
+COLS = tuple(range(-2, 7))
+CELL = 7  # characters per space in the text map
+HEARTLAND_ROWS = (0, 1)
+FEATURE = {"forest": "Fo", "moor": "Mo"}  # short labels of the text map
+
+
+@dataclass
+class RoundView:
+    """One round (or settlement phase) of a line: its actions and the position after it."""
+
+    when: str
+    round: int
+    actions: list[str]
+    goods: str
+    score: dict  # total, goods, economic, dwelling after this part
+    actions_done: int  # actions of the line played by the end of this part
+
+
+SETTLEMENT_STEPS = ("neutral_build", "neutral_contract", "neutral_return", "settle", "arrivals")
+
+
+def _when(state: State) -> str:
+    """The part of the game the state's flow step belongs to: a round or a settlement phase."""
+    step = state.flow[state.g.step - 1] if 0 < state.g.step <= len(state.flow) else ("",)
+    if step[0] in SETTLEMENT_STEPS:
+        return f"round {state.round}, settlement {step[1]}"
+    return f"round {state.round}"
+
+
+def rounds(variant: str, line: list[int]) -> list[RoundView]:
+    """The line replayed on the reference engine, grouped by round and settlement phase."""
+    st = C.canonical_initial_state(variant)
+    out: list[RoundView] = []
+    cur: tuple[str, int, list[str]] | None = None
+
+    def close(k: int):
+        sc = st.score()[0].as_dict()
+        out.append(RoundView(cur[0], cur[1], cur[2], G.goods_string(st.g.owners[0].goods),
+                             sc, k))
+
+    for k, cid in enumerate(line):
+        when = _when(st)
+        if cur is None or cur[0] != when:
+            if cur is not None:
+                close(k)
+            cur = (when, int(st.round), [])
+        cur[2].append(action_text(st, cid))
+        C.apply_canonical(st, cid)
+    if cur is not None:
+        close(len(line))
+    return out
+
+
+def state_after(variant: str, line: list[int]) -> State:
+    """The reference state after the line's actions."""
+    st = C.canonical_initial_state(variant)
+    for cid in line:
+        C.apply_canonical(st, cid)
+    return st
+
+
+def cell_label(item) -> str:
+    """Short text of what stands on a space: building / settlement id, forest, moor."""
+    if item is None:
+        return ""
+    return FEATURE.get(item, item)
+
+
+def _clergy_at(state: State) -> dict[tuple[int, int, int], list[str]]:
+    """(owner, col, row) -> clergy standing there ("prior", "lay brother"), of every owner."""
+    out: dict[tuple[int, int, int], list[str]] = {}
+    for o in state.g.owners:
+        for i, pos in enumerate(o.clergy):
+            if pos is not None:
+                kind = "prior" if i == o.prior else "lay brother"
+                out.setdefault(tuple(pos), []).append(f"{o.colour} {kind}")
+    return out
+
+
+def land_parts(state: State, owner: int = 0) -> list[str]:
+    """The bought districts and plots of an owner's landscape, described by row."""
+    land = state.g.owners[owner].land
+    lo, hi = land.rows()
+    parts = []
+    for row in range(lo, hi + 1):
+        if row not in HEARTLAND_ROWS and (0, row) in land.cells:
+            side = "hills" if land.cells[(0, row)][0] == "H" else "plains"
+            parts.append(f"district row {row} ({side})")
+    coast = sorted(r for (c, r) in land.cells if c == -1)
+    for r in coast[::2]:  # each plot is two rows; plots never overlap
+        parts.append(f"coast plot rows {r}..{r + 1}")
+    for (c, r), (terrain, _) in sorted(land.cells.items(), key=lambda x: x[0][1]):
+        if c == 6 and terrain == "M":
+            parts.append(f"mountain plot rows {r}..{r + 1}")
+    return parts
+
+
+def text_map(state: State, owner: int = 0) -> str:
+    """One line per landscape row: each space as ``T:CONTENT`` (terrain code, then what stands
+    there), ``*`` marking a space with a clergyman on it; a legend of the buildings follows."""
+    land = state.g.owners[owner].land
+    clergy = _clergy_at(state)
+    lo, hi = land.rows()
+    head = "row " + "".join(f"{c:^{CELL}}" for c in COLS)
+    lines = [head]
+    for row in range(lo, hi + 1):
+        parts = []
+        for col in COLS:
+            c = land.cells.get((col, row))
+            if c is None:
+                parts.append(" " * CELL)
+                continue
+            mark = "*" if (owner, col, row) in clergy else ""
+            label = cell_label(c[1])
+            parts.append(f"{c[0]}:{label}{mark}"[:CELL].ljust(CELL))
+        lines.append(f"{row:>3} " + "".join(parts).rstrip())
+    names = sorted({c[1] for c in land.cells.values() if c[1] in BUILDINGS
+                    or c[1] in SETTLEMENTS})
+    legend = [f"  {i}: {BUILDINGS[i].name if i in BUILDINGS else SETTLEMENTS[i].name}"
+              for i in names]
+    here = [f"  ({c}, {r}): " + ", ".join(who) for (o, c, r), who in sorted(clergy.items())
+            if o == owner]
+    lines.append("terrain: W water, C coast, P plains, H hillside, M mountain; Fo forest, "
+                 "Mo moor; * clergy on the space")
+    return "\n".join(lines + (["buildings and settlements:"] + legend if legend else [])
+                     + (["clergy on this landscape:"] + here if here else []))

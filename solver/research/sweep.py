@@ -1,0 +1,340 @@
+"""Sweeps: candidates (openings, or the next turns of a position) searched under one budget
+with the same seeds, then ranked (`ora-solve openings`, `ora-solve analyse`).
+
+A candidate is a line of turns played from a base position; each (candidate, seed) is a job
+(solver/research/jobs.py) that runs the beam from the position after the candidate and checks
+the line it finds on the reference engine. The sweep's record (kind ``ora-solve sweep``)
+keeps every job's full line from the initial state, so ``ora-solve replay`` can confirm each.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from solver.rules import canonical as C
+from solver.search import records
+
+from . import beam_adapter as BA
+from . import stats
+from .jobs import Job
+from .names import action_text
+
+KIND = "ora-solve sweep"
+FORMAT = 1
+
+
+@dataclass
+class Candidate:
+    """A line of turns from the base position, with its text."""
+
+    index: int
+    actions: list[int]  # canonical ids played from the base position
+    label: str  # readable, building names, turns separated by " | "
+    moves: str  # the same in kennerspiel notation ("CMD; CMD; ..."), from the initial state
+    recorded: bool = False  # the turn the base position's own line played
+    notes: list[str] = field(default_factory=list)
+
+
+def turn_label(state, actions: list[int]) -> str:
+    """Readable text of actions played from a reference state: turns separated by `` | ``
+    (END dropped; a turn of END alone is ``pass``), a building's option joined to its use (``USE Farmyard (LR2) with prior:
+    sheep``)."""
+    st = state.clone()
+    turns, cur = [], []
+    for cid in actions:
+        step = st.g.step
+        if cid != C.END:
+            text = action_text(st, cid)
+            head, sep, option = text.partition("): ")
+            if sep and cur and (head + ")") in cur[-1] and ": " not in cur[-1].split(")")[-1]:
+                cur[-1] += ": " + option  # the option of the building just used
+            else:
+                cur.append(text)
+        C.apply_canonical(st, cid)
+        if st.g.step != step:  # the flow moved on: the turn is over
+            turns.append(", ".join(cur) or "pass")
+            cur = []
+    if cur:
+        turns.append(", ".join(cur))
+    return " | ".join(turns) or "pass"
+
+
+def _kennerspiel(position, actions: list[int]) -> str:
+    from . import notation_adapter as NA
+
+    st = position.state.clone()
+    for cid in actions:
+        C.apply_canonical(st, cid)
+    return "; ".join(" ".join(m) for m in NA.export_moves(position.variant, st.history()))
+
+
+def openings(position, turns: int) -> list[Candidate]:
+    """Every distinct line of ``turns`` beam turns from the position (duplicates, i.e. lines
+    reaching the same state, merged: the first in action order is kept)."""
+    if turns < 1:
+        raise ValueError("--turns must be at least 1")
+    frontier = [([], position.wide())]
+    for _ in range(turns):
+        nxt, seen = [], set()
+        for actions, W in frontier:
+            kids = BA.next_turns(position.variant, W)
+            if not kids:  # the game is over: the line stays as it is
+                nxt.append((actions, W))
+                continue
+            for path, child, h in kids:
+                if h in seen:
+                    continue
+                seen.add(h)
+                nxt.append((actions + path, child))
+        frontier = nxt
+    frontier.sort(key=lambda t: t[0])
+    return [Candidate(i, a, turn_label(position.state, a), _kennerspiel(position, a))
+            for i, (a, _) in enumerate(frontier)]
+
+
+def from_positions(base, positions) -> list[Candidate]:
+    """Candidates given as positions (a file of openings), duplicates merged by state."""
+    out, seen = [], set()
+    for pos in positions:
+        key = pos.packed().tobytes()
+        if key in seen:
+            continue
+        seen.add(key)
+        rest = pos.prefix[len(base.prefix):]
+        out.append(Candidate(len(out), rest, turn_label(base.state, rest),
+                             _kennerspiel(base, rest)))
+    return out
+
+
+def next_turns(position) -> list[Candidate]:
+    """Every distinct next turn of the position (the beam's unit), the recorded one marked;
+    a recorded turn outside the search policy is added as a candidate of its own."""
+    kids = BA.next_turns(position.variant, position.wide())
+    own = position.own_turn()
+    own_hash = None
+    if own:
+        W = position.wide()
+        for a in own:
+            BA.engine(position.variant).step_wide(W, a)
+        own_hash = BA.state_hash(W)
+    out = []
+    for path, _, h in kids:
+        c = Candidate(len(out), path, turn_label(position.state, path),
+                      _kennerspiel(position, path), recorded=h == own_hash)
+        out.append(c)
+    if own and not any(c.recorded for c in out):
+        out.append(Candidate(len(out), own, turn_label(position.state, own),
+                             _kennerspiel(position, own), recorded=True,
+                             notes=["outside the search policy"]))
+    return out
+
+
+# ===== jobs =====================================================================================
+
+def search_job(payload: dict) -> dict:
+    """One job: the beam from the state after ``prefix``; the line checked on the reference
+    engine. Deterministic in its payload (with a width budget)."""
+    variant, prefix = payload["variant"], payload["prefix"]
+    e = BA.engine(variant)
+    W = e.initial_wide()
+    for a in prefix:
+        e.step_wide(W, a)
+    r = BA.search(variant, payload["width"], payload["seed"], payload.get("time_limit"),
+                  (W, list(prefix)))
+    total, goods, economic, dwelling = (int(v) for v in r.score)
+    score = {"total": total, "goods": goods, "economic": economic, "dwelling": dwelling}
+    ok, message, _ = records.verify_record({"variant": variant, "line": list(r.line),
+                                            "score": score})
+    return {"candidate": payload["candidate"], "seed": payload["seed"], "score": score,
+            "line": [int(a) for a in r.line], "nodes": int(r.nodes),
+            "seconds": round(float(r.seconds), 2), "complete": bool(r.complete),
+            "verified": ok, "message": message}
+
+
+def make_jobs(position, candidates: list[Candidate], seeds: list[int], width: int,
+              time_limit: float | None) -> list[Job]:
+    """One job per (candidate, seed)."""
+    return [Job(f"c{c.index:04d}-s{s}", {"variant": position.variant,
+                                          "prefix": position.prefix + c.actions,
+                                          "candidate": c.index, "seed": s, "width": width,
+                                          "time_limit": time_limit})
+            for c in candidates for s in seeds]
+
+
+def manifest(kind: str, position, candidates, seeds, width, time_limit) -> dict:
+    """What identifies a sweep (a run directory refuses to resume another)."""
+    return {"kind": kind, "variant": position.variant, "position": position.source,
+            "prefix": position.prefix, "candidates": [c.actions for c in candidates],
+            "seeds": seeds, "width": width, "time_limit": time_limit}
+
+
+# ===== the table ================================================================================
+
+def table_rows(candidates: list[Candidate], results: dict[str, dict], seeds: list[int],
+               rank_by: str) -> list[dict]:
+    """One row per candidate, ranked, with its statistics and every seed's line."""
+    by_c = {c.index: c for c in candidates}
+    runs = {c.index: [results[f"c{c.index:04d}-s{s}"] for s in seeds] for c in candidates}
+    scores = {i: [r["score"]["total"] for r in rs] for i, rs in runs.items()}
+    rows = []
+    for cmp in stats.compare(scores, rank_by):
+        c = by_c[cmp.candidate]
+        rs = runs[c.index]
+        best = max(rs, key=lambda r: (r["score"]["total"], -r["seed"]))
+        rows.append({"rank": cmp.rank, "candidate": c.index, "label": c.label,
+                     "moves": c.moves, "recorded": c.recorded, "notes": c.notes,
+                     "actions": c.actions, "best": cmp.best, "best_seed": best["seed"],
+                     "mean": cmp.mean, "ci": list(cmp.ci), "spread": stats.stdev(scores[c.index]),
+                     "gap": cmp.best - max(max(v) for v in scores.values()),
+                     "diff": cmp.diff, "diff_ci": list(cmp.diff_ci),
+                     "clearly_behind": cmp.clearly_behind, "scores": cmp.scores,
+                     "runs": [{"seed": r["seed"], "score": r["score"], "line": r["line"],
+                               "nodes": r["nodes"], "seconds": r["seconds"],
+                               "verified": r["verified"]} for r in rs],
+                     "best_line": best["line"]})
+    return rows
+
+
+def _f(x: float, nd: int = 1) -> str:
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{nd}f}"
+
+
+def format_table(rows: list[dict], top: int | None = None, width: int = 60,
+                 spread: bool = False) -> str:
+    """The ranked table as text (``spread``: also the spread over seeds and the gap to the
+    best score, as `analyse` shows them)."""
+    extra = f" {'spread':>6} {'gap':>5}" if spread else ""
+    head = (f"{'#':>3} {'candidate':<{width}} {'best':>5} {'mean':>7} {'95% CI':>15}{extra} "
+            f"{'diff to #1 (95% CI)':>26} behind")
+    out = [head]
+    for r in rows[: top or len(rows)]:
+        label = ("* " if r["recorded"] else "") + r["label"]
+        if len(label) > width:
+            label = label[: width - 1] + "…"
+        ci = f"{_f(r['ci'][0])}..{_f(r['ci'][1])}"
+        diff = (f"{_f(r['diff'])} ({_f(r['diff_ci'][0])}..{_f(r['diff_ci'][1])})"
+                if r["rank"] > 1 else "leader")
+        more = f" {_f(r['spread']):>6} {r['gap']:>5}" if spread else ""
+        out.append(f"{r['rank']:>3} {label:<{width}} {r['best']:>5} {_f(r['mean']):>7} "
+                   f"{ci:>15}{more} {diff:>26} {'yes' if r['clearly_behind'] else '':>6}")
+    return "\n".join(out)
+
+
+def write_best_lines(out: str, position, rows: list[dict], top: int, command: str,
+                     width: int) -> list[str]:
+    """Each of the first ``top`` rows' best line as a results record (``ora-solve show`` and
+    ``replay`` read them) in ``<OUT stem>.best/``; their paths."""
+    d = Path(out).with_name(Path(out).stem + ".best")
+    d.mkdir(exist_ok=True)
+    paths = []
+    for r in rows[:top]:
+        run = next(x for x in r["runs"] if x["seed"] == r["best_seed"])
+        sc = run["score"]
+        rec = records.make_record(command=command, variant=position.variant, algorithm="beam",
+                                  params={"width": width, "time_limit": None},
+                                  seed=run["seed"], nodes=run["nodes"],
+                                  seconds=run["seconds"],
+                                  score=(sc["total"], sc["goods"], sc["economic"],
+                                         sc["dwelling"]), line=run["line"])
+        rec["position"] = {"source": position.source, "prefix_actions": len(position.prefix),
+                           "round": position.round, "candidate": r["label"]}
+        path = d / f"rank{r['rank']:02d}.json"
+        _atomic(str(path), json.dumps(rec, indent=1) + "\n")
+        paths.append(str(path))
+    return paths
+
+
+def continuation(position, row: dict, turns: int = 3) -> str:
+    """The first ``turns`` turns the best line plays after the row's own turn."""
+    run = next(x for x in row["runs"] if x["seed"] == row["best_seed"])
+    start = len(position.prefix) + len(row["actions"])
+    st = position.after(row["actions"]).state
+    rest = run["line"][start:]
+    label = turn_label(st, rest).split(" | ")
+    return " | ".join(label[:turns]) + (" | ..." if len(label) > turns else "")
+
+
+CSV_FIELDS = ("rank", "candidate", "label", "moves", "recorded", "best", "best_seed", "mean",
+              "ci_low", "ci_high", "spread", "gap", "diff", "diff_low", "diff_high",
+              "clearly_behind", "scores")
+
+
+def to_csv(rows: list[dict]) -> str:
+    """The table as CSV (one row per candidate; scores in seed order, ``;``-separated)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_FIELDS)
+    for r in rows:
+        w.writerow([r["rank"], r["candidate"], r["label"], r["moves"], int(r["recorded"]),
+                    r["best"], r["best_seed"], _f(r["mean"], 3), _f(r["ci"][0], 3),
+                    _f(r["ci"][1], 3), _f(r["spread"], 3), r["gap"], _f(r["diff"], 3),
+                    _f(r["diff_ci"][0], 3), _f(r["diff_ci"][1], 3), int(r["clearly_behind"]),
+                    ";".join(str(s) for s in r["scores"])])
+    return buf.getvalue()
+
+
+def make_record(*, kind: str, command: str, position, seeds, width, time_limit,
+                rows: list[dict], seconds: float, jobs: int) -> dict:
+    """The sweep's JSON record."""
+    return {"kind": KIND, "format": FORMAT, "sweep": kind, "command": command,
+            "commit": records.git_commit(Path(__file__).resolve().parent),
+            "versions": records.versions(), "variant": position.variant,
+            "profile": "rulebook", "position": {"source": position.source,
+                                                 "prefix": position.prefix,
+                                                 "round": position.round},
+            "budget": {"algorithm": "beam", "width": width, "time_limit": time_limit},
+            "seeds": seeds, "jobs": jobs, "wall_seconds": round(seconds, 1),
+            "rows": [{k: v for k, v in r.items() if k != "best_line"} for r in rows]}
+
+
+def write_outputs(out: str, record: dict, rows: list[dict], title: str) -> list[str]:
+    """Write the JSON record, the CSV and the chart (PNG, SVG) beside it; their paths."""
+    from .draw import sweep_chart
+
+    base = Path(out)
+    paths = [str(base), str(base.with_suffix(".csv")), str(base.with_suffix(".png")),
+             str(base.with_suffix(".svg"))]
+    _atomic(paths[0], json.dumps(record, indent=1) + "\n")
+    _atomic(paths[1], to_csv(rows))
+    sweep_chart(rows, title, paths[2:])
+    return paths
+
+
+def _atomic(path: str, text: str) -> None:
+    tmp = path + ".part"
+    Path(tmp).write_text(text)
+    os.replace(tmp, path)
+
+
+def output_paths(out: str) -> list[str]:
+    """Every file a sweep writes for ``--out`` (checked before it starts)."""
+    base = Path(out)
+    return [str(base), str(base.with_suffix(".csv")), str(base.with_suffix(".png")),
+            str(base.with_suffix(".svg"))]
+
+
+def run_dir_of(out: str) -> Path:
+    """The directory of a sweep's finished jobs, beside its record."""
+    base = Path(out)
+    return base.with_name(base.stem + ".jobs")
+
+
+def verify_sweep(data: dict, progress=None) -> list[str]:
+    """Replay every line of a sweep record on the reference engine; the failures."""
+    bad = []
+    for row in data.get("rows", []):
+        for run in row.get("runs", []):
+            ok, message, _ = records.verify_record({"variant": data["variant"],
+                                                    "line": run["line"],
+                                                    "score": run["score"]})
+            if not ok:
+                bad.append(f"candidate {row['candidate']} seed {run['seed']}: {message}")
+            if progress:
+                progress()
+    return bad
