@@ -70,7 +70,7 @@ def test_corpus_record_in_other_colours(tmp_path):
     ({"opening": "BUILD ZZ9 3 0"}, "move 1 (BUILD ZZ9 3 0): unknown building 'ZZ9'"),
     ({"opening": "BUILD G07 x 0"}, "parameter 2 of BUILD must be an integer"),
     ({"opening": "cut_peat 0 0"}, "move 1 (cut_peat 0 0): unknown command 'cut_peat'"),
-    ({"opening": "CUT_PEAT 0"}, "move 1 (CUT_PEAT 0): too few parameters"),
+    ({"opening": "CUT_PEAT 0"}, "move 1 (CUT_PEAT 0): expected CUT_PEAT"),
     ({"from_file": str(RECORD), "at_round": 40}, "round 40 is past the end of the line"),
     ({"from_file": str(RECORD), "moves": 9999}, "--moves 9999: the line has only"),
     ({"from_file": "/nonexistent/x.json"}, "cannot read /nonexistent/x.json"),

@@ -1,7 +1,7 @@
 """Every call this package makes into the kennerspiel notation module, in one place.
 
-solver/rules/notation.py is being split into a package that will offer ``apply_moves`` /
-``parse_command_list`` and a per-move exporter; when it lands, only this module changes.
+The notation package (solver/rules/notation/) checks each command's shape and the rules;
+this module adds the research layer's own checks (play commands only, known building ids).
 Moves are token lists (``["USE", "LR2", "Gn"]``) as kennerspiel stores them.
 """
 
@@ -70,13 +70,7 @@ def check_move(number: int, tokens: list[str]) -> None:
 def apply_move(replay: N.Replay, number: int, tokens: list[str]) -> None:
     """Apply one move (NotationError ``move number (TOKENS): REASON`` if impossible)."""
     check_move(number, tokens)
-    try:
-        replay.apply(number, tokens)
-    except NotationError as e:
-        if "index out of range" in e.reason:  # a parameter the command needs is missing
-            raise NotationError(number, tokens, f"too few parameters for {tokens[0]} "
-                                "(NOTATION.md §6)") from None
-        raise
+    replay.apply(number, tokens)  # the notation package checks each command's shape
 
 
 def load_game_record(path: str) -> tuple[GameConfig, list[list[str]]]:
