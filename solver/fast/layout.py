@@ -132,6 +132,7 @@ def _fields():
 
 
 FIELDS = _fields()
+N_FIELDS = len(FIELDS)
 PACKED_BITS = int(sum(int(c) * int(b) for _, c, b, _ in FIELDS))
 PACKED_WORDS = (PACKED_BITS + 63) // 64
 assert PACKED_WORDS <= 32, PACKED_BITS

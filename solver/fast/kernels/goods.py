@@ -1,0 +1,178 @@
+"""Goods and payments: coins, exact goods (straw from grain), the canonical payment rule
+(canonical.pay_rule), goods points (RULES §2, §8.2, §14.1), and the largest point mix.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .. import layout as L
+from ..ids import (
+    BOOK,
+    C_COINS,
+    C_DISTINCT,
+    C_ENERGY,
+    C_FOOD,
+    C_POINTS,
+    CERAMIC,
+    COIN,
+    GRAIN,
+    NICKEL,
+    ORNAMENT,
+    R_ORDERS,
+    R_VALUES,
+    RELIQUARY,
+    STRAW,
+    WHISKEY,
+    WINE,
+    WONDER,
+)
+
+
+@njit(cache=True)
+def coin_value(g):
+    return g[COIN] + 5 * g[NICKEL]
+
+
+@njit(cache=True)
+def pay_coins(g, n):
+    take = min(g[COIN], n)
+    g[COIN] -= take
+    n -= take
+    while n > 0 and g[NICKEL] > 0:
+        g[NICKEL] -= 1
+        g[COIN] += 5
+        take = min(g[COIN], n)
+        g[COIN] -= take
+        n -= take
+
+
+@njit(cache=True)
+def can_pay_goods(g, cost):
+    for i in range(L.N_GOODS):
+        n = cost[i]
+        if n == 0:
+            continue
+        if i == STRAW:
+            short = n - g[STRAW]
+            if short > 0 and short > g[GRAIN] - cost[GRAIN]:
+                return False
+        elif g[i] < n:
+            return False
+    return True
+
+
+@njit(cache=True)
+def pay_goods(g, cost):
+    for i in range(L.N_GOODS):
+        n = cost[i]
+        if n == 0:
+            continue
+        if i == STRAW and g[STRAW] < n:
+            g[GRAIN] -= n - g[STRAW]
+            g[STRAW] = 0
+        else:
+            g[i] -= n
+
+
+@njit(cache=True)
+def feasible(T, g, food, energy2, points, distinct):
+    f = 0
+    e = 0
+    p = 0
+    k = 0
+    for i in range(L.N_GOODS):
+        f += g[i] * T[R_VALUES + 0, i]
+        e += g[i] * T[R_VALUES + 1, i]
+        p += g[i] * T[R_VALUES + 2, i]
+        if g[i] > 0:
+            k += 1
+    return f >= food and e >= energy2 and p >= points and k >= distinct
+
+
+@njit(cache=True)
+def affordable(T, W, cost):
+    g = W[L.GOODS:L.GOODS + L.N_GOODS]
+    if not can_pay_goods(g, cost):
+        return False
+    rest = g.copy()
+    pay_goods(rest, cost)
+    if coin_value(rest) < cost[C_COINS]:
+        return False
+    pay_coins(rest, cost[C_COINS])
+    return feasible(T, rest, cost[C_FOOD], cost[C_ENERGY], cost[C_POINTS], cost[C_DISTINCT])
+
+
+@njit(cache=True)
+def pay_rule(T, g, food, energy2, points, distinct):
+    """canonical.pay_rule: cheapest first in fixed orders, then hand back superfluous tiles."""
+    if distinct > 0:
+        taken = 0
+        for j in range(L.N_GOODS):
+            gi = T[R_ORDERS + 3, j]
+            if gi < 0 or taken == distinct:
+                break
+            if g[gi] > 0:
+                g[gi] -= 1
+                taken += 1
+        return
+    got = np.zeros(L.N_GOODS, dtype=np.int64)
+    for dim in range(3):
+        need = food if dim == 0 else (energy2 if dim == 1 else points)
+        if need <= 0:
+            continue
+        got[:] = 0
+        total = 0
+        last = -1
+        for j in range(L.N_GOODS):
+            gi = T[R_ORDERS + dim, j]
+            if gi < 0:
+                break
+            while total < need and g[gi] > 0:
+                g[gi] -= 1
+                got[gi] += 1
+                total += T[R_VALUES + dim, gi]
+            last = j
+            if total >= need:
+                break
+        for j in range(last, -1, -1):
+            gi = T[R_ORDERS + dim, j]
+            while got[gi] > 0 and total - T[R_VALUES + dim, gi] >= need:
+                got[gi] -= 1
+                g[gi] += 1
+                total -= T[R_VALUES + dim, gi]
+            # keep the remaining tiles of this good
+
+
+@njit(cache=True)
+def mix_largest(limit, b0, c0, o0, r0, out):
+    """canonical._mix_largest into out[0:4]; returns False for None."""
+    left = limit - (2 * b0 + 3 * c0 + 4 * o0 + 8 * r0)
+    if left < 0:
+        return False
+    out[0], out[1], out[2], out[3] = b0, c0, o0, r0
+    n = left // 8
+    out[3] += n
+    left -= 8 * n
+    n = left // 4
+    out[2] += n
+    left -= 4 * n
+    n = left // 3
+    out[1] += n
+    left -= 3 * n
+    n = left // 2
+    out[0] += n
+    return out[0] + out[1] + out[2] + out[3] > 0
+
+
+@njit(cache=True)
+def goods_points(g):
+    fixed = 2 * g[BOOK] + 3 * g[CERAMIC] + 4 * g[ORNAMENT] + 8 * g[RELIQUARY] + 30 * g[WONDER]
+    coins = g[COIN] + 5 * g[NICKEL]
+    best = 0
+    for w in range(g[WINE] + 1):
+        for h in range(g[WHISKEY] + 1):
+            pts = 2 * ((coins + w + 2 * h) // 5) + (g[WINE] - w) + (g[WHISKEY] - h)
+            best = max(best, pts)
+    return fixed + best

@@ -1,0 +1,349 @@
+"""Legal canonical actions of a wide state, per decision frame (canonical.py's id layout).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .. import layout as L
+from ..ids import (
+    BC_CLAY,
+    BC_CLOISTER,
+    BC_COINS,
+    BC_STONE,
+    BC_STRAW,
+    BC_TERR,
+    BC_WOOD,
+    BUILD0,
+    CLAY,
+    CONTRACT0,
+    CONVERT_WHISKEY,
+    CONVERT_WINE,
+    CUT0,
+    DISTRICT0,
+    END,
+    FELL0,
+    FREE0,
+    GRAIN,
+    LAND_DPRICE,
+    LAND_PPRICE,
+    M_DRINK,
+    MAX_LEGAL,
+    NBUILD0,
+    OPT0,
+    PLOT0,
+    R_BUILDINGS,
+    R_LAND,
+    R_MISC,
+    R_SETTLEMENTS,
+    R_VALUES,
+    SC_ENERGY,
+    SC_FOOD,
+    SC_TERR,
+    SETTLE0,
+    STONE,
+    STRAW,
+    T_PEAT,
+    T_WOOD,
+    USE0,
+    WHISKEY,
+    WINE,
+    WOOD,
+)
+from .board import (
+    building_loc,
+    district_row_ok,
+    fee,
+    first_display,
+    free_clergy,
+    is_building,
+    land_rows,
+    ntouches_cloister,
+    occupied,
+    plot_row_ok,
+    touches_cloister,
+)
+from .frames import top
+from .goods import coin_value
+from .options import valid_options
+from .resolve import free_targets
+from .wheel import wheel_choice_ok
+
+
+@njit(cache=True)
+def build_actions(T, W, out, n):
+    g = W[L.GOODS:L.GOODS + L.N_GOODS]
+    money = coin_value(g)
+    free = np.empty(L.N_CELLS, dtype=np.int64)  # empty buildable spaces, row-major
+    nfree = 0
+    for x in range(L.N_CELLS):
+        t = W[L.TERR + x]
+        if t != L.T_NONE and t != L.T_FILLER and W[L.GRID + x] == L.C_EMPTY:
+            free[nfree] = x
+            nfree += 1
+    if nfree == 0:
+        return n
+    touch = np.full(nfree, -1, dtype=np.int64)  # cloister adjacency, computed on first need
+    for b in range(L.N_BUILDINGS):
+        if W[L.STATUS + b] != L.S_DISPLAY:
+            continue
+        r = R_BUILDINGS + b
+        if (T[r, BC_WOOD] > g[WOOD] or T[r, BC_CLAY] > g[CLAY] or T[r, BC_STONE] > g[STONE]
+                or T[r, BC_STRAW] > g[STRAW] + g[GRAIN] or T[r, BC_COINS] > money):
+            continue
+        mask = T[R_BUILDINGS + b, BC_TERR]
+        cl = T[R_BUILDINGS + b, BC_CLOISTER] == 1
+        for i in range(nfree):
+            x = free[i]
+            if (mask >> W[L.TERR + x]) & 1 == 0:
+                continue
+            if cl:
+                if touch[i] < 0:
+                    touch[i] = 1 if touches_cloister(T, W, x) else 0
+                if touch[i] == 0:
+                    continue
+            out[n] = BUILD0 + L.N_CELLS * b + x
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def land_actions(T, W, free, district, plot, out, n):
+    money = coin_value(W[L.GOODS:L.GOODS + L.N_GOODS])
+    lo, hi = land_rows(W)
+    if district and W[L.NDIST] < 9 and (free or money >= T[R_LAND, LAND_DPRICE + W[L.NDIST]]):
+        for y in range(L.N_ROWS):
+            if district_row_ok(W, y + L.ROW_MIN, lo, hi):
+                out[n] = DISTRICT0 + 2 * y
+                out[n + 1] = DISTRICT0 + 2 * y + 1
+                n += 2
+    if plot and W[L.NPLOT] < 9 and (free or money >= T[R_LAND, LAND_PPRICE + W[L.NPLOT]]):
+        for side in range(2):
+            for y in range(L.N_ROWS):
+                if plot_row_ok(W, y + L.ROW_MIN, side, lo, hi):
+                    out[n] = PLOT0 + 2 * y + side
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def settle_actions(T, W, out, n):
+    """Settlements in hand, affordable, on every empty space of their terrain (RULES §9)."""
+    g = W[L.GOODS:L.GOODS + L.N_GOODS]
+    food = 0
+    energy2 = 0
+    for i in range(L.N_GOODS):
+        food += g[i] * T[R_VALUES + 0, i]
+        energy2 += g[i] * T[R_VALUES + 1, i]
+    for s in range(8):
+        if (W[L.SETTL] >> s) & 1 == 0:
+            continue
+        if food < T[R_SETTLEMENTS + s, SC_FOOD] or energy2 < 2 * T[R_SETTLEMENTS + s, SC_ENERGY]:
+            continue
+        mask = T[R_SETTLEMENTS + s, SC_TERR]
+        for x in range(L.N_CELLS):
+            t = W[L.TERR + x]
+            if t == L.T_NONE or W[L.GRID + x] != L.C_EMPTY or (mask >> t) & 1 == 0:
+                continue
+            out[n] = SETTLE0 + L.N_CELLS * s + x
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def fell_cut_actions(W, feature, token, base, out, n):
+    for x in range(L.N_CELLS):
+        if W[L.GRID + x] == feature:
+            for j in range(2):
+                if wheel_choice_ok(W, token, j):
+                    out[n] = base + 2 * x + j
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def convert_actions(W, out, n):
+    if W[L.GOODS + WINE] > 0:
+        out[n] = CONVERT_WINE
+        n += 1
+    if W[L.GOODS + WHISKEY] > 0:
+        out[n] = CONVERT_WHISKEY
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def neutral_cell_ok(T, W, b, x):
+    c = W[L.NGRID + x]
+    cl = T[R_BUILDINGS + b, BC_CLOISTER] == 1
+    if c == L.C_EMPTY:
+        return (not cl) or ntouches_cloister(T, W, x)
+    if is_building(c):
+        return (T[R_BUILDINGS + c - L.C_BUILDING, BC_CLOISTER] == 1) == cl
+    return False
+
+
+@njit(cache=True)
+def neutral_targets(W, out):
+    n = 0
+    for i in range(L.N_NBUILT):
+        b = W[L.NBUILT + i]
+        if b < 0:
+            break
+        if W[L.STATUS + b] != L.S_NEUTRAL:
+            continue
+        loc = building_loc(W, b)
+        if not occupied(W, loc):
+            out[n] = b
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def fee_kinds(T, W):
+    """Bit 0: coins possible, bit 1: the variant's drink possible."""
+    g = W[L.GOODS:L.GOODS + L.N_GOODS]
+    k = 0
+    if coin_value(g) >= fee(W):
+        k |= 1
+    if g[T[R_MISC, M_DRINK]] > 0:
+        k |= 2
+    return k
+
+
+@njit(cache=True)
+def slot_actions(T, W, fb, out):
+    """A turn's actions: END, then (before the main action) uses, contracts, felling,
+    cutting and builds, then land purchase and conversions."""
+    n = 0
+    out[n] = END
+    n += 1
+    if W[fb + L.F_AUX] & 1 == 0:
+        lay = free_clergy(W, 0, 0) >= 0
+        pri = free_clergy(W, 0, 1) >= 0
+        for x in range(L.N_CELLS):
+            c = W[L.GRID + x]
+            if is_building(c) and not occupied(W, x):
+                b = c - L.C_BUILDING
+                if lay:
+                    out[n] = USE0 + 2 * b
+                    n += 1
+                if pri:
+                    out[n] = USE0 + 2 * b + 1
+                    n += 1
+        fk = fee_kinds(T, W)
+        if fk:
+            nlay = free_clergy(W, 1, 0) >= 0
+            npri = free_clergy(W, 1, 1) >= 0
+            for x in range(L.N_NCELLS):
+                c = W[L.NGRID + x]
+                if is_building(c) and not occupied(W, L.NEUTRAL_LOC + x):
+                    b = c - L.C_BUILDING
+                    for k in range(2):
+                        if (k == 0 and not nlay) or (k == 1 and not npri):
+                            continue
+                        for f in range(2):
+                            if (fk >> f) & 1:
+                                out[n] = CONTRACT0 + 4 * b + 2 * k + f
+                                n += 1
+        n = fell_cut_actions(W, L.C_FOREST, T_WOOD, FELL0, out, n)
+        n = fell_cut_actions(W, L.C_MOOR, T_PEAT, CUT0, out, n)
+        n = build_actions(T, W, out, n)
+    if W[L.BOUGHT] == 0:
+        n = land_actions(T, W, False, True, True, out, n)
+    n = convert_actions(W, out, n)
+    return n
+
+
+@njit(cache=True)
+def legal_unsorted(T, W, out):
+    """The legal canonical actions of W's top frame into out (unsorted); their number."""
+    if W[L.DONE]:
+        return 0
+    fb = top(W)
+    kind = W[fb + L.F_KIND]
+    n = 0
+    if kind == L.K_SLOT:
+        n = slot_actions(T, W, fb, out)
+    elif kind == L.K_OPTION or kind == L.K_PRIOR_BONUS:
+        b = W[fb + L.F_B]
+        loc = W[fb + L.F_LOC]
+        opts = out[MAX_LEGAL - 512:MAX_LEGAL - 448]
+        work = out[MAX_LEGAL - 448:]
+        if kind == L.K_OPTION:
+            m = valid_options(T, W, b, loc, opts, work)
+        else:
+            out[n] = END
+            n += 1
+            m = 0
+            if W[L.CLERGY + 2] == -1:
+                W[L.CLERGY + 2] = loc
+                m = valid_options(T, W, b, loc, opts, work)
+                W[L.CLERGY + 2] = -1
+        for i in range(m):
+            out[n] = OPT0 + opts[i]
+            n += 1
+    elif kind == L.K_FREE_USE:
+        out[n] = END
+        n += 1
+        buf = np.empty(L.N_BUILDINGS + 16, dtype=np.int64)
+        m = free_targets(T, W, W[fb + L.F_B], W[fb + L.F_LOC], buf)
+        for i in range(m):
+            out[n] = FREE0 + buf[i]
+            n += 1
+    elif kind == L.K_GRANT_BUILD:
+        out[n] = END
+        n += 1
+        n = build_actions(T, W, out, n)
+    elif kind == L.K_GRANT_SETTLE:
+        out[n] = END
+        n += 1
+        n = settle_actions(T, W, out, n)
+    elif kind == L.K_GRANT_FELL_CUT:
+        out[n] = END
+        n += 1
+        if W[fb + L.F_AUX] & 1:
+            n = fell_cut_actions(W, L.C_FOREST, T_WOOD, FELL0, out, n)
+        if W[fb + L.F_AUX] & 2:
+            n = fell_cut_actions(W, L.C_MOOR, T_PEAT, CUT0, out, n)
+    elif kind == L.K_GRANT_LAND:
+        out[n] = END
+        n += 1
+        aux = W[fb + L.F_AUX]
+        n = land_actions(T, W, True, aux & 1, aux & 2, out, n)
+    elif kind == L.K_NEUTRAL_BUILD:
+        b = first_display(T, W)
+        for x in range(L.N_NCELLS):
+            if neutral_cell_ok(T, W, b, x):
+                out[n] = NBUILD0 + x
+                n += 1
+    elif kind == L.K_NEUTRAL_CONTRACT:
+        out[n] = END
+        n += 1
+        fk = fee_kinds(T, W)
+        buf = np.empty(L.N_NBUILT, dtype=np.int64)
+        m = neutral_targets(W, buf)
+        for i in range(m):
+            for f in range(2):
+                if (fk >> f) & 1:
+                    out[n] = CONTRACT0 + 4 * buf[i] + 2 + f
+                    n += 1
+    elif kind == L.K_SETTLE:
+        out[n] = END
+        n += 1
+        aux = W[fb + L.F_AUX]
+        if aux == 0:
+            n = land_actions(T, W, False, True, True, out, n)
+        if aux & 2 == 0:
+            n = settle_actions(T, W, out, n)
+        n = convert_actions(W, out, n)
+    return n
+
+
+@njit(cache=True)
+def legal(T, W, out):
+    """Sorted canonical legal actions into ``out``; returns their number."""
+    n = legal_unsorted(T, W, out)
+    out[:n].sort()
+    return n

@@ -1,0 +1,50 @@
+"""The production wheel: token yields, the joker, taking goods, rotation (RULES §6.3).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .. import layout as L
+from ..ids import R_WHEEL, T_JOKER
+
+
+@njit(cache=True)
+def token_yield(T, W, t):
+    pos = W[L.TOK + t]
+    if pos < 0:
+        return 0
+    return T[R_WHEEL, (W[L.ARM] - pos) % 13]
+
+
+@njit(cache=True)
+def wheel_choice_ok(W, t, joker):
+    """Is (token, joker) among Wheel.choices(token)?"""
+    own = W[L.TOK + t] >= 0
+    jok = W[L.TOK + T_JOKER] >= 0 and t != T_JOKER
+    if joker == 0:
+        return own or not jok
+    return jok
+
+
+@njit(cache=True)
+def wheel_take(T, W, t, joker):
+    src = -1
+    if joker == 0 and W[L.TOK + t] >= 0:
+        src = t
+    elif W[L.TOK + T_JOKER] >= 0:
+        src = T_JOKER
+    if src < 0:
+        return 0
+    n = token_yield(T, W, src)
+    W[L.TOK + src] = W[L.ARM]
+    return n
+
+
+@njit(cache=True)
+def rotate(W):
+    nxt = (W[L.ARM] + 1) % 13
+    for t in range(L.N_TOK):
+        if W[L.TOK + t] == nxt:
+            W[L.TOK + t] = -1
+    W[L.ARM] = nxt
