@@ -15,17 +15,6 @@ from solver.rules import canonical as C
 VARIANTS = ("ireland", "france")
 
 
-@pytest.fixture(scope="session")
-def engines():
-    """One warm engine per variant (kernels compiled or loaded once per session)."""
-    out = {}
-    for v in VARIANTS:
-        e = FastEngine(v)
-        e.rollout(e.initial(), 1)
-        out[v] = e
-    return out
-
-
 def _replay(engine: FastEngine, history: list[int]):
     ref = C.canonical_initial_state(engine.variant)
     W = engine.initial_wide()

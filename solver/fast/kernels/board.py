@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .. import ids as I
 from .. import layout as L
-from ..ids import BC_CLOISTER, BC_NUMBER, R_BUILDINGS, R_LAND
 
 
 @njit(cache=True)
@@ -103,7 +103,7 @@ def _cloister_at(T, W, col, row):
     if t == L.T_NONE or t == L.T_FILLER:
         return False
     c = W[L.GRID + y]
-    return is_building(c) and T[R_BUILDINGS + c - L.C_BUILDING, BC_CLOISTER] == 1
+    return is_building(c) and T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_CLOISTER] == 1
 
 
 @njit(cache=True)
@@ -126,7 +126,7 @@ def ntouches_cloister(T, W, x):
     n = nneighbours(x, nb)
     for i in range(n):
         c = W[L.NGRID + nb[i]]
-        if is_building(c) and T[R_BUILDINGS + c - L.C_BUILDING, BC_CLOISTER] == 1:
+        if is_building(c) and T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_CLOISTER] == 1:
             return True
     return False
 
@@ -203,7 +203,7 @@ def derive_terrain(T, W):
         if (dist >> y) & 1:
             side = (hills >> y) & 1
             for col in range(5):
-                W[L.TERR + cell_index(col, row)] = T[R_LAND, 20 * side + 2 * col]
+                W[L.TERR + cell_index(col, row)] = T[I.R_LAND, 20 * side + 2 * col]
         if (coast >> y) & 1:
             for r in range(row, row + 2):
                 W[L.TERR + cell_index(-2, r)] = L.T_WATER
@@ -273,8 +273,8 @@ def add_district(T, W, row, side):
         W[L.LAND + 1] |= 1 << y
     for col in range(5):
         x = cell_index(col, row)
-        W[L.TERR + x] = T[R_LAND, 20 * side + 2 * col]
-        W[L.GRID + x] = T[R_LAND, 20 * side + 2 * col + 1]
+        W[L.TERR + x] = T[I.R_LAND, 20 * side + 2 * col]
+        W[L.GRID + x] = T[I.R_LAND, 20 * side + 2 * col + 1]
 
 
 @njit(cache=True)
@@ -297,7 +297,7 @@ def first_display(T, W):
     best = -1
     for b in range(L.N_BUILDINGS):
         if W[L.STATUS + b] == L.S_DISPLAY:
-            if best < 0 or T[R_BUILDINGS + b, BC_NUMBER] < T[R_BUILDINGS + best, BC_NUMBER]:
+            if best < 0 or T[I.R_BUILDINGS + b, I.BC_NUMBER] < T[I.R_BUILDINGS + best, I.BC_NUMBER]:
                 best = b
     return best
 
@@ -321,7 +321,7 @@ def count_cloisters(T, W):
     n = 0
     for x in range(L.N_CELLS):
         c = W[L.GRID + x]
-        if is_building(c) and T[R_BUILDINGS + c - L.C_BUILDING, BC_CLOISTER] == 1:
+        if is_building(c) and T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_CLOISTER] == 1:
             n += 1
     return n
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from .. import ids as I
 from .. import layout as L
-from ..ids import R_WHEEL, T_JOKER
 
 
 @njit(cache=True)
@@ -14,14 +14,14 @@ def token_yield(T, W, t):
     pos = W[L.TOK + t]
     if pos < 0:
         return 0
-    return T[R_WHEEL, (W[L.ARM] - pos) % 13]
+    return T[I.R_WHEEL, (W[L.ARM] - pos) % 13]
 
 
 @njit(cache=True)
 def wheel_choice_ok(W, t, joker):
     """Is (token, joker) among Wheel.choices(token)?"""
     own = W[L.TOK + t] >= 0
-    jok = W[L.TOK + T_JOKER] >= 0 and t != T_JOKER
+    jok = W[L.TOK + I.T_JOKER] >= 0 and t != I.T_JOKER
     if joker == 0:
         return own or not jok
     return jok
@@ -32,8 +32,8 @@ def wheel_take(T, W, t, joker):
     src = -1
     if joker == 0 and W[L.TOK + t] >= 0:
         src = t
-    elif W[L.TOK + T_JOKER] >= 0:
-        src = T_JOKER
+    elif W[L.TOK + I.T_JOKER] >= 0:
+        src = I.T_JOKER
     if src < 0:
         return 0
     n = token_yield(T, W, src)
