@@ -4,7 +4,6 @@ clergy positions, building locations and the display (RULES §5, §6).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .. import ids as I
@@ -121,14 +120,19 @@ def touches_cloister(T, W, x):
 
 
 @njit(cache=True)
+def _ncloister_at(T, W, y):
+    c = W[L.NGRID + y]
+    return is_building(c) and T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_CLOISTER] == 1
+
+
+@njit(cache=True)
 def ntouches_cloister(T, W, x):
-    nb = np.empty(4, dtype=np.int64)
-    n = nneighbours(x, nb)
-    for i in range(n):
-        c = W[L.NGRID + nb[i]]
-        if is_building(c) and T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_CLOISTER] == 1:
-            return True
-    return False
+    """Does neutral heartland space x touch a cloister (the neighbours of nneighbours)?"""
+    row = x // 5
+    col = x % 5
+    return ((row > 0 and _ncloister_at(T, W, x - 5)) or (row < 1 and _ncloister_at(T, W, x + 5))
+            or (col > 0 and _ncloister_at(T, W, x - 1))
+            or (col < 4 and _ncloister_at(T, W, x + 1)))
 
 
 @njit(cache=True)

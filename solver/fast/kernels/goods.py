@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .. import ids as I
@@ -73,11 +72,12 @@ def feasible(T, g, food, energy2, points, distinct):
 
 
 @njit(cache=True)
-def affordable(T, W, cost):
+def affordable(T, W, cost, rest):
+    """Can the player pay cost (a COST_SIZE vector)? ``rest``: 23 ints of work space."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     if not can_pay_goods(g, cost):
         return False
-    rest = g.copy()
+    rest[:] = g
     pay_goods(rest, cost)
     if coin_value(rest) < cost[I.C_COINS]:
         return False
@@ -86,7 +86,7 @@ def affordable(T, W, cost):
 
 
 @njit(cache=True)
-def pay_rule(T, g, food, energy2, points, distinct):
+def pay_rule(T, g, food, energy2, points, distinct, got):
     """canonical.pay_rule: cheapest first in fixed orders, then hand back superfluous tiles."""
     if distinct > 0:
         taken = 0
@@ -98,7 +98,6 @@ def pay_rule(T, g, food, energy2, points, distinct):
                 g[gi] -= 1
                 taken += 1
         return
-    got = np.zeros(L.N_GOODS, dtype=np.int64)
     for dim in range(3):
         need = food if dim == 0 else (energy2 if dim == 1 else points)
         if need <= 0:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .. import ids as I
@@ -32,7 +31,8 @@ from .wheel import wheel_choice_ok
 def build_actions(T, W, out, n):
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     money = coin_value(g)
-    free = np.empty(L.N_CELLS, dtype=np.int64)  # empty buildable spaces, row-major
+    work = out[I.WORK0:]
+    free = work[I.W_FREE:I.W_FREE + L.N_CELLS]  # empty buildable spaces, row-major
     nfree = 0
     for x in range(L.N_CELLS):
         t = W[L.TERR + x]
@@ -41,7 +41,8 @@ def build_actions(T, W, out, n):
             nfree += 1
     if nfree == 0:
         return n
-    touch = np.full(nfree, -1, dtype=np.int64)  # cloister adjacency, computed on first need
+    touch = work[I.W_TOUCH:I.W_TOUCH + nfree]  # cloister adjacency, computed on first need
+    touch[:] = -1
     for b in range(L.N_BUILDINGS):
         if W[L.STATUS + b] != L.S_DISPLAY:
             continue
@@ -145,6 +146,7 @@ def neutral_cell_ok(T, W, b, x):
 
 @njit(cache=True)
 def neutral_targets(W, out):
+    """Buildings the neutral built this phase that are free for a work contract; their number."""
     n = 0
     for i in range(L.N_NBUILT):
         b = W[L.NBUILT + i]
@@ -228,28 +230,27 @@ def legal_unsorted(T, W, out):
     elif kind == L.K_OPTION or kind == L.K_PRIOR_BONUS:
         b = W[fb + L.F_B]
         loc = W[fb + L.F_LOC]
-        opts = out[I.MAX_LEGAL - 512:I.MAX_LEGAL - 448]
-        work = out[I.MAX_LEGAL - 448:]
+        work = out[I.WORK0:]
         if kind == L.K_OPTION:
-            m = valid_options(T, W, b, loc, opts, work)
+            m = valid_options(T, W, b, loc, work)
         else:
             out[n] = I.END
             n += 1
             m = 0
             if W[L.CLERGY + 2] == -1:
                 W[L.CLERGY + 2] = loc
-                m = valid_options(T, W, b, loc, opts, work)
+                m = valid_options(T, W, b, loc, work)
                 W[L.CLERGY + 2] = -1
         for i in range(m):
-            out[n] = I.OPT0 + opts[i]
+            out[n] = I.OPT0 + work[I.W_OPTS + i]
             n += 1
     elif kind == L.K_FREE_USE:
         out[n] = I.END
         n += 1
-        buf = np.empty(L.N_BUILDINGS + 16, dtype=np.int64)
-        m = free_targets(T, W, W[fb + L.F_B], W[fb + L.F_LOC], buf)
+        work = out[I.WORK0:]
+        m = free_targets(T, W, W[fb + L.F_B], W[fb + L.F_LOC], work)
         for i in range(m):
-            out[n] = I.FREE0 + buf[i]
+            out[n] = I.FREE0 + work[I.W_TARGETS + i]
             n += 1
     elif kind == L.K_GRANT_BUILD:
         out[n] = I.END
@@ -281,7 +282,7 @@ def legal_unsorted(T, W, out):
         out[n] = I.END
         n += 1
         fk = fee_kinds(T, W)
-        buf = np.empty(L.N_NBUILT, dtype=np.int64)
+        buf = out[I.WORK0 + I.W_TARGETS:I.WORK0 + I.W_NB]
         m = neutral_targets(W, buf)
         for i in range(m):
             for f in range(2):
