@@ -12,11 +12,13 @@ from .. import layout as L
 
 @njit(cache=True)
 def coin_value(g):
+    """Money held as coins: 1-coin and 5-coin pieces (payment.coin_value)."""
     return g[I.COIN] + 5 * g[I.NICKEL]
 
 
 @njit(cache=True)
 def pay_coins(g, n):
+    """Pay n coins: 1-coins first, then break 5-coins (payment.pay_coins)."""
     take = min(g[I.COIN], n)
     g[I.COIN] -= take
     n -= take
@@ -30,6 +32,7 @@ def pay_coins(g, n):
 
 @njit(cache=True)
 def can_pay_goods(g, cost):
+    """Are the exact goods of a cost vector affordable, straw from grain (payment.can_pay_goods)?"""
     for i in range(L.N_GOODS):
         n = cost[i]
         if n == 0:
@@ -45,6 +48,7 @@ def can_pay_goods(g, cost):
 
 @njit(cache=True)
 def pay_goods(g, cost):
+    """Take the exact goods of a cost vector, flipping grain for straw (payment.pay_goods)."""
     for i in range(L.N_GOODS):
         n = cost[i]
         if n == 0:
@@ -58,6 +62,7 @@ def pay_goods(g, cost):
 
 @njit(cache=True)
 def feasible(T, g, food, energy2, points, distinct):
+    """Do the goods cover a picked price of food, energy, points and distinct goods?"""
     f = 0
     e = 0
     p = 0
@@ -148,6 +153,8 @@ def mix_largest(limit, b0, c0, o0, r0, out):
 
 @njit(cache=True)
 def goods_points(g):
+    """RULES §14.1: points of the goods, coins, wine and whiskey grouped at best
+    (goods.goods_points)."""
     fixed = (2 * g[I.BOOK] + 3 * g[I.CERAMIC] + 4 * g[I.ORNAMENT] + 8 * g[I.RELIQUARY]
              + 30 * g[I.WONDER])
     coins = g[I.COIN] + 5 * g[I.NICKEL]

@@ -29,6 +29,7 @@ from .wheel import wheel_choice_ok
 
 @njit(cache=True)
 def build_actions(T, W, out, n):
+    """BUILD actions: affordable display buildings on every empty space of their terrain."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     money = coin_value(g)
     work = out[I.WORK0:]
@@ -69,6 +70,7 @@ def build_actions(T, W, out, n):
 
 @njit(cache=True)
 def land_actions(T, W, free, district, plot, out, n):
+    """DISTRICT / PLOT actions within the window (free: granted, no price)."""
     money = coin_value(W[L.GOODS:L.GOODS + L.N_GOODS])
     lo, hi = land_rows(W)
     if district and W[L.NDIST] < 9 and (free or money >= T[I.R_LAND, I.LAND_DPRICE + W[L.NDIST]]):
@@ -113,6 +115,7 @@ def settle_actions(T, W, out, n):
 
 @njit(cache=True)
 def fell_cut_actions(W, feature, token, base, out, n):
+    """FELL / CUT actions on every forest / moor, with own indicator and/or joker."""
     for x in range(L.N_CELLS):
         if W[L.GRID + x] == feature:
             for j in range(2):
@@ -124,6 +127,7 @@ def fell_cut_actions(W, feature, token, base, out, n):
 
 @njit(cache=True)
 def convert_actions(W, out, n):
+    """CONVERT actions: wine and whiskey to coins."""
     if W[L.GOODS + I.WINE] > 0:
         out[n] = I.CONVERT_WINE
         n += 1
@@ -135,6 +139,7 @@ def convert_actions(W, out, n):
 
 @njit(cache=True)
 def neutral_cell_ok(T, W, b, x):
+    """May the neutral build b on its space x (cover only like with like, cloisters touching)?"""
     c = W[L.NGRID + x]
     cl = T[I.R_BUILDINGS + b, I.BC_CLOISTER] == 1
     if c == L.C_EMPTY:

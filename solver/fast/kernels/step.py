@@ -66,6 +66,7 @@ def do_settle(T, W, s, x, work):
 
 @njit(cache=True)
 def do_buy(T, W, cid, free):
+    """Buy (or take for free) the district or plot of a canonical id."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     if cid < I.PLOT0:
         y, side = divmod(cid - I.DISTRICT0, 2)
@@ -83,6 +84,7 @@ def do_buy(T, W, cid, free):
 
 @njit(cache=True)
 def do_fell_cut(T, W, cid):
+    """Fell a forest / cut a moor and take wood / peat from the wheel."""
     if cid < I.CUT0:
         x, j = divmod(cid - I.FELL0, 2)
         t = I.T_WOOD
@@ -95,6 +97,7 @@ def do_fell_cut(T, W, cid):
 
 @njit(cache=True)
 def do_convert(W, cid):
+    """Convert one wine (1 coin) or whiskey (2 coins)."""
     if cid == I.CONVERT_WINE:
         W[L.GOODS + I.WINE] -= 1
         W[L.GOODS + I.COIN] += 1
@@ -105,6 +108,7 @@ def do_convert(W, cid):
 
 @njit(cache=True)
 def do_contract(T, W, cid):
+    """A work contract: pay the fee, place the neutral's clergyman, use the building."""
     b, r = divmod(cid - I.CONTRACT0, 4)
     k, f = divmod(r, 2)
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
