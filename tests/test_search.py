@@ -9,10 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from solver.fast.engine import FastEngine
-from solver.search import records
 from solver.fast import layout as L
-from solver.search import beam
+from solver.fast.engine import FastEngine
+from solver.search import beam, records
 from solver.search.beam import beam_search
 from solver.search.mcts import MCTS, Game, mcts_search
 
@@ -97,17 +96,17 @@ def test_chamber_progress_counts_kinds_of_goods_while_the_chamber_is_in_reach():
 
     f = FastEngine("france")
     W = f.initial_wide()
-    assert chamber_progress(_with_goods(W, 13), f.TB) == 1.0
-    assert chamber_progress(_with_goods(W, 20), f.TB) == 1.0  # 13 kinds are all it takes
-    assert chamber_progress(_with_goods(W, 6), f.TB) == 36 / 169
+    assert chamber_progress(f.T, _with_goods(W, 13)) == 1.0
+    assert chamber_progress(f.T, _with_goods(W, 20)) == 1.0  # 13 kinds are all it takes
+    assert chamber_progress(f.T, _with_goods(W, 6)) == 36 / 169
     chamber = BUILDING_IDS.index("F25")
     for status, reach in ((L.S_DISPLAY, True), (L.S_MINE, True), (L.S_NEUTRAL, True),
                           (L.S_GONE, False)):
         X = _with_goods(W, 13)
         X[L.STATUS + chamber] = status
-        assert (chamber_progress(X, f.TB) == 1.0) == reach
+        assert (chamber_progress(f.T, X) == 1.0) == reach
     i = FastEngine("ireland")  # no Chamber of Wonders in Ireland
-    assert chamber_progress(_with_goods(i.initial_wide(), 13), i.TB) == 0.0
+    assert chamber_progress(i.T, _with_goods(i.initial_wide(), 13)) == 0.0
 
 
 def test_evaluation_values_a_13th_kind_of_goods_only_while_wonders_are_left():
@@ -117,8 +116,8 @@ def test_evaluation_values_a_13th_kind_of_goods_only_while_wonders_are_left():
     w = PORTFOLIO[0]
 
     def gain(W):  # the evaluation of 13 kinds of goods (one tile each) over 12 kinds
-        return (evaluate(_with_goods(W, 13), f.TB, f.TS, w)
-                - evaluate(_with_goods(W, 12), f.TB, f.TS, w))
+        return (evaluate(f.T, _with_goods(W, 13), w)
+                - evaluate(f.T, _with_goods(W, 12), w))
 
     W = f.initial_wide()
     none_left = W.copy()

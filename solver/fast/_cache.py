@@ -1,10 +1,17 @@
-"""Where Numba caches the compiled kernels: one directory per version of the kernel sources.
+"""Where Numba caches the compiled kernels: one directory per version of everything they may
+have frozen.
 
-Numba's on-disk cache is checked against the file of each function, not against the functions
-it calls in other files, so an edit to kernels.py could leave beam.py's cached code calling the
-old kernels. Keying the cache directory on a hash of every kernel source (solver/fast and
-solver/search) rules that out: changed sources compile afresh into a new directory. The cache
-also stays out of the source tree (``$XDG_CACHE_HOME/ora-solve/numba/<hash>``, default
+Numba checks a cached function against its own file only: not against the functions it calls
+in other files, nor against globals it froze from other modules. So the cache directory is
+keyed on a hash of **every source and data file under solver/, recursively** (kernels/ and
+every other package holding ``@njit`` code; the rules modules, registries and data files that
+tables.py and ids.py mirror): any change there compiles afresh into a new directory. Two rules
+keep this from being the only guard: kernel constants are literals in ids.py (held equal to
+the rules modules by tests/test_kernels.py), and everything read from the rules is a table
+passed in as an argument (tables.py). tests/test_cache.py shows the whole: it reorders two
+effect registrations in a copy of the tree with a warm cache, and selfcheck stays clean.
+
+The cache stays out of the source tree (``$XDG_CACHE_HOME/ora-solve/numba/<hash>``, default
 ``~/.cache``). Setting ``NUMBA_CACHE_DIR`` overrides all of this.
 """
 
@@ -16,24 +23,32 @@ from pathlib import Path
 
 import numba
 
-_HERE = Path(__file__).resolve().parent
+_SOLVER = Path(__file__).resolve().parent.parent
+SUFFIXES = (".py", ".csv", ".toml", ".json")
 
 
 def kernel_sources() -> list[Path]:
-    """The source files whose functions are compiled by Numba."""
-    return sorted(_HERE.glob("*.py")) + sorted((_HERE.parent / "search").glob("*.py"))
+    """Every file under solver/ the compiled kernels may depend on, in a fixed order."""
+    return sorted(p for p in _SOLVER.rglob("*")
+                  if p.suffix in SUFFIXES and p.is_file() and "__pycache__" not in p.parts)
+
+
+def cache_key() -> str:
+    """The hash of kernel_sources(): their paths relative to solver/ and their bytes."""
+    digest = hashlib.sha1()
+    for path in kernel_sources():
+        digest.update(path.relative_to(_SOLVER).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def configure_cache() -> str | None:
     """Point Numba's cache at the directory for the current kernel sources; return it."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return None
-    digest = hashlib.sha1()
-    for path in kernel_sources():
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
     root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    target = root / "ora-solve" / "numba" / digest.hexdigest()[:16]
+    target = root / "ora-solve" / "numba" / cache_key()
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError:

@@ -15,9 +15,8 @@ import numpy as np
 
 from solver.rules import canonical as C
 
-from . import kernels as K
 from . import layout as L
-from .engine import FastEngine, seed_rng
+from .engine import FastEngine
 
 
 def run(variant: str = "ireland", games: int = 20000, reference_games: int = 10, seed: int = 0
@@ -28,17 +27,14 @@ def run(variant: str = "ireland", games: int = 20000, reference_games: int = 10,
     branching = np.zeros(4096, dtype=np.int64)
     # warm the kernels (compile or load from cache) outside the timing
     W = e.initial_wide()
-    K.rollout_record(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, seed_rng(seed), e.buf,
-                     e.scratch, actions, branching)
-    K.rollout(e.initial_wide(), e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, seed_rng(seed),
-              e.buf, e.scratch)
+    e.rollout_record_wide(W, seed, actions, branching)
+    e.rollout_wide(e.initial_wide(), seed)
     # branching statistics and the action lists the reference will replay
     lines = []
     branch_all = []
     for g in range(max(reference_games, 200)):
         W = e.initial_wide()
-        n = K.rollout_record(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM,
-                             seed_rng(seed + g), e.buf, e.scratch, actions, branching)
+        n = e.rollout_record_wide(W, seed + g, actions, branching)
         branch_all.append(branching[:n].copy())
         if g < reference_games:
             lines.append(actions[:n].copy())
@@ -50,8 +46,7 @@ def run(variant: str = "ireland", games: int = 20000, reference_games: int = 10,
     t0 = time.perf_counter()
     for g in range(games):
         W = start.copy()
-        sc, st = K.rollout(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, seed_rng(seed + g),
-                           e.buf, e.scratch)
+        sc, st = e.rollout_wide(W, seed + g)
         steps += st
         scores += sc
     fast_s = time.perf_counter() - t0

@@ -8,6 +8,8 @@ which the packed state does not carry).
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from solver.rules import effects as EF
@@ -29,8 +31,6 @@ from solver.rules.state import GameState, Owner
 from solver.rules.wheel import Wheel
 
 from . import layout as L
-from .kernels import pack as _pack_kernel
-from .kernels import unpack as _unpack_kernel
 
 TOKENS = ("grain", "sheep", "clay", "coin", "wood", "peat", "joker", "grapes", "stone")
 TERR_CHAR = {v: k for k, v in L.TERRAIN_CODES.items()}
@@ -199,10 +199,15 @@ def to_wide(state: State) -> np.ndarray:
 
 
 def pack(state: State) -> np.ndarray:
-    """Reference state -> packed uint64 array (layout.PACKED_WORDS words)."""
-    out = np.zeros(L.PACKED_WORDS, dtype=np.uint64)
-    _pack_kernel(to_wide(state).astype(np.int64), L.FIELDS, out)
-    return out
+    """Reference State -> packed uint64 array (PACKED_WORDS words)."""
+    return _engine(state.g.variant).packed(to_wide(state).astype(np.int64))
+
+
+@cache
+def _engine(variant: str):
+    from .engine import FastEngine
+
+    return FastEngine(variant)
 
 
 def from_wide(W: np.ndarray, variant: str, colours=("R", "G")) -> State:
@@ -291,8 +296,4 @@ def _targets(u, src: str):
 
 def unpack(P: np.ndarray, variant: str) -> State:
     """Packed uint64 array -> reference State (history empty)."""
-    from .tables import build_tables
-
-    W = np.zeros(L.W_SIZE, dtype=np.int64)
-    _unpack_kernel(np.asarray(P, dtype=np.uint64), L.FIELDS, build_tables(variant).land, W)
-    return from_wide(W, variant)
+    return from_wide(_engine(variant).wide(P), variant)

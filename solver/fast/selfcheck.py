@@ -111,10 +111,7 @@ def _compare(ref, W, engine: FastEngine) -> str | None:
         ref_wide = codec.to_wide(ref).astype(np.int64)
     except codec.CodecError as e:
         return f"reference state cannot be packed: {e}"
-    P_ref = np.zeros(L.PACKED_WORDS, dtype=np.uint64)
-    from .kernels import pack
-
-    pack(ref_wide, L.FIELDS, P_ref)
+    P_ref = engine.packed(ref_wide)
     P_fast = engine.packed(W)
     if not np.array_equal(P_ref, P_fast):
         return first_difference(ref_wide, W)

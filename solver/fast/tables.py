@@ -1,14 +1,24 @@
-"""Numpy tables for the fast solo engine, generated from the reference engine's data.
+"""The table set of the fast solo engine: ONE ``Tables`` value per variant, built from the
+reference engine's rows.
 
 Everything a kernel needs to know about cards, settlements, landscapes, the wheel, the flow
-script and the canonical payment orders is one int64 array here, passed INTO the kernels as
-arguments (Numba's cache does not see edits to globals of other modules). ``build_tables``
-makes the bundle for a variant; ids and orders come from solver.rules so both engines agree.
+script, the payment orders and the building functions is a row range of one int64 array,
+``Tables.array``, passed INTO every kernel as its first argument ``T`` (Numba's cache does not
+see edits to globals of other modules). Row ranges and columns are named in ids.py; the other
+fields of ``Tables`` are named views of the same rows.
+
+The building-function rows come from the effect registry itself (``solver/rules/effects.py``)
+rather than being retyped: ``effects`` holds each effect's canonical option count
+(``canonical.CANON_OPTIONS``), ``costs`` the fixed cost of an effect with one fixed option, and
+``gains`` the goods of an effect whose function only hands out a fixed set of goods (the
+``_simple`` rows: Granary, Portico, ...). Those are found by running the registered
+``options``/``resolve`` against a probe that can only record gains (:class:`_GainProbe`); an
+effect that looks at anything else is left to its kernel in kernels/options.py, resolve.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -19,113 +29,185 @@ from solver.rules.effects import EFFECTS
 from solver.rules.profile import RULEBOOK, RuleProfile
 from solver.rules.schedule import solo_script
 
+from . import ids
 from . import layout as L
 
-EFFECT_KEYS = list(EFFECTS)  # effect ids (kernels switch on these)
-EFFECT_ID = {k: i for i, k in enumerate(EFFECT_KEYS)}
 
-# flow step kinds
-STEP_KINDS = ("round", "neutral_build", "neutral_contract", "neutral_return", "settle",
-              "arrivals", "turn", "end")
+class Tables(NamedTuple):
+    """The tables of one variant: ``array`` is what kernels take (their first argument, ``T``);
+    the other fields are named views into it, for Python code and tests.
 
-# building table columns
-B_COLS = ("wood", "clay", "stone", "straw", "coins", "terrain_mask", "cloister", "economic",
-          "dwelling", "effect", "phase", "number", "in_game")
-(BC_WOOD, BC_CLAY, BC_STONE, BC_STRAW, BC_COINS, BC_TERR, BC_CLOISTER, BC_ECON, BC_DWELL,
- BC_EFFECT, BC_PHASE, BC_NUMBER, BC_INGAME) = range(len(B_COLS))
+    One int64 array rather than a dozen: a kernel cannot be handed the wrong table, and an
+    array argument costs nothing to read from (pulling arrays out of a tuple inside compiled
+    code costs a reference count each time, which made the kernels 3-4 times slower).
+    """
+
+    array: np.ndarray  # (TABLE_ROWS, TABLE_WIDTH): every table, in the row ranges R_* of ids.py
+    buildings: np.ndarray  # (79, len(ids.B_COLS)), columns BC_*
+    settlements: np.ndarray  # (8, 6), columns SC_*
+    values: np.ndarray  # (4, 23): food, energy2, points, money of each good
+    orders: np.ndarray  # (4, 23): food/energy/points/distinct pay orders, -1 padded
+    wheel: np.ndarray  # (13,) the production wheel's values
+    land: np.ndarray  # (LAND_SIZE,) district sides and prices
+    misc: np.ndarray  # (M_SIZE,) variant flags, ids of special buildings
+    effects: np.ndarray  # (n_effects, EF_SIZE), columns EF_*
+    costs: np.ndarray  # (n_effects, COST_SIZE) the fixed cost of a one-option effect
+    gains: np.ndarray  # (n_effects, 23) the fixed goods of a gains-only effect
+    fields: np.ndarray  # layout.FIELDS: how the wide state packs
+    script: np.ndarray  # (n, 2): flow step kind (STEP_KINDS), argument
+
+
+def _assemble(parts: dict[str, np.ndarray]) -> Tables:
+    """Copy each table into its row range of one array; return the array and its views."""
+    block = np.zeros((ids.TABLE_ROWS, ids.TABLE_WIDTH), dtype=np.int64)
+    rows = {"buildings": (ids.R_BUILDINGS, L.N_BUILDINGS),
+            "settlements": (ids.R_SETTLEMENTS, 8), "values": (ids.R_VALUES, 4),
+            "orders": (ids.R_ORDERS, 4), "wheel": (ids.R_WHEEL, None),
+            "land": (ids.R_LAND, None), "misc": (ids.R_MISC, None),
+            "effects": (ids.R_EFFECTS, ids.MAX_EFFECTS), "costs": (ids.R_COSTS, ids.MAX_EFFECTS),
+            "gains": (ids.R_GAINS, ids.MAX_EFFECTS), "fields": (ids.R_FIELDS, ids.MAX_FIELDS),
+            "script": (ids.R_SCRIPT, ids.MAX_SCRIPT)}
+    views = {}
+    for name, (r0, cap) in rows.items():
+        a = np.asarray(parts[name], dtype=np.int64)
+        if a.ndim == 1:
+            if a.shape[0] > ids.TABLE_WIDTH:
+                raise ValueError(f"table {name} is wider than {ids.TABLE_WIDTH}")
+            block[r0, : a.shape[0]] = a
+            views[name] = block[r0, : a.shape[0]]
+        else:
+            if a.shape[0] > cap or a.shape[1] > ids.TABLE_WIDTH:
+                raise ValueError(f"table {name} {a.shape} does not fit its {cap} rows")
+            block[r0:r0 + a.shape[0], : a.shape[1]] = a
+            views[name] = block[r0:r0 + a.shape[0], : a.shape[1]]
+    return Tables(block, **views)
+
+
 PHASE_CODE = {"start": 0, "A": 1, "B": 2, "C": 3, "D": 4}
 TERR_BIT = {"W": 1 << L.T_WATER, "C": 1 << L.T_COAST, "P": 1 << L.T_PLAINS,
             "H": 1 << L.T_HILL, "M": 1 << L.T_MOUNTAIN}
 
 
-@dataclass
-class Tables:
-    """The arrays of one variant (pass the fields into kernels)."""
+class _GainProbe:
+    """Stands in for an effects.Use that knows nothing but how to receive goods."""
 
-    variant: str
-    buildings: np.ndarray  # (79, len(B_COLS))
-    settlements: np.ndarray  # (8, 6): food, energy, economic, dwelling, terrain mask, arrives
-    goods: np.ndarray  # (4, 23): food, energy2, points, money
-    orders: np.ndarray  # (4, 23): food/energy/points/distinct pay orders, -1 padded
-    wheel: np.ndarray  # (13,)
-    land: np.ndarray  # district sides (2, 5, 2) flattened + prices: see build_tables
-    script: np.ndarray  # (n, 2): step kind, argument
-    misc: np.ndarray  # variant flags, ids of special buildings, colours' heartland ids
+    def __init__(self):
+        self.got: dict[int, int] = {}
 
-    def args(self) -> tuple:
-        """The tuple of arrays the kernels take, in their parameter order."""
-        return (self.buildings, self.settlements, self.goods, self.orders, self.wheel,
-                self.land, self.script, self.misc)
+    def gain(self, good: int, n: int = 1, pennies: bool = False) -> None:
+        self.got[good] = self.got.get(good, 0) + n
+
+    def gain_all(self, items: dict[int, int]) -> None:
+        for good, n in items.items():
+            self.gain(good, n)
 
 
-# misc indices
-M_FRANCE, M_DRINK, M_PLAYER_L1, M_NEUTRAL_L1, M_MARKET, M_PRIORY, M_GARDEN, M_COTTAGE = range(8)
-M_WINERY, M_DISTILLERY, M_BROTHER_RATE2, M_ROUND_TOWER = 8, 9, 10, 11
-M_SIZE = 12
+def _cost_row(cost) -> np.ndarray:
+    row = np.zeros(ids.COST_SIZE, dtype=np.int64)
+    for good, n in cost.goods.items():
+        row[good] = n
+    row[ids.C_COINS] = cost.coins
+    row[ids.C_FOOD] = cost.food
+    row[ids.C_ENERGY] = cost.energy2
+    row[ids.C_POINTS] = cost.points
+    row[ids.C_DISTINCT] = cost.distinct
+    return row
 
-# land layout: [0:20] district plains terrain/feature pairs, [20:40] hills, [40:49] district
-# prices, [49:58] plot prices
-LAND_DPRICE, LAND_PPRICE = 40, 49
+
+def effect_rows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(effects, costs, gains) from the effect registry and CANON_OPTIONS (module docstring)."""
+    if set(EFFECTS) != set(ids.EFFECT_KEYS):
+        raise ValueError("ids.EFFECT_KEYS and the effect registry differ: "
+                         f"{sorted(set(EFFECTS) ^ set(ids.EFFECT_KEYS))}")
+    n = len(ids.EFFECT_KEYS)
+    eff = np.zeros((n, ids.EF_SIZE), dtype=np.int64)
+    costs = np.zeros((n, ids.COST_SIZE), dtype=np.int64)
+    gains = np.zeros((n, G.N_GOODS), dtype=np.int64)
+    for i, key in enumerate(ids.EFFECT_KEYS):
+        # an effect without canonical options (Carpentry) is not in a solo game
+        eff[i, ids.EF_OPTIONS] = len(C.CANON_OPTIONS.get(key, ()))
+        probe = _GainProbe()
+        try:
+            options = EFFECTS[key].options(probe)
+        except (AttributeError, TypeError, IndexError, KeyError):
+            continue  # the options depend on the state
+        if len(options) != 1 or options[0].data != ():
+            continue
+        eff[i, ids.EF_FIXED_COST] = 1
+        costs[i] = _cost_row(options[0].cost)
+        try:
+            EFFECTS[key].resolve(probe, ())
+        except (AttributeError, TypeError, IndexError, KeyError):
+            continue  # the function does more than hand out goods
+        eff[i, ids.EF_GAINS] = 1
+        for good, k in probe.got.items():
+            gains[i, good] = k
+    return eff, costs, gains
 
 
 def build_tables(variant: str, profile: RuleProfile = RULEBOOK, colours=("R", "G")) -> Tables:
     """Generate the tables of one variant from the reference engine's data."""
+    if variant not in ("ireland", "france"):
+        raise ValueError(f"variant must be 'ireland' or 'france', not {variant!r}")
+    if variant == "ireland" and profile.whiskey_distillery_free:
+        raise ValueError("the fast engine plays the rulebook profile only")
     in_game = set(building_set(variant, 1, "long"))
-    b = np.zeros((L.N_BUILDINGS, len(B_COLS)), dtype=np.int64)
+    b = np.zeros((L.N_BUILDINGS, len(ids.B_COLS)), dtype=np.int64)
     for i, bid in enumerate(BUILDING_IDS):
         x = BUILDINGS[bid]
         cost = dict(x.cost)
-        b[i, BC_WOOD] = cost.get(G.WOOD, 0)
-        b[i, BC_CLAY] = cost.get(G.CLAY, 0)
-        b[i, BC_STONE] = cost.get(G.STONE, 0)
-        b[i, BC_STRAW] = cost.get(G.STRAW, 0)
-        b[i, BC_COINS] = x.cost_coins
-        b[i, BC_TERR] = sum(TERR_BIT[t] for t in x.terrain)
-        b[i, BC_CLOISTER] = int(x.cloister)
-        b[i, BC_ECON] = x.economic
-        b[i, BC_DWELL] = profile.round_tower_dwelling if bid == "I35" else x.dwelling
-        b[i, BC_EFFECT] = EFFECT_ID[x.effect]
-        b[i, BC_PHASE] = PHASE_CODE[x.phase]
-        b[i, BC_NUMBER] = int(bid[1:]) if not x.heartland else 100 + i
-        b[i, BC_INGAME] = int(bid in in_game)
-    if variant == "ireland" and profile.whiskey_distillery_free:
-        raise ValueError("the fast engine plays the rulebook profile only")
+        b[i, ids.BC_WOOD] = cost.get(G.WOOD, 0)
+        b[i, ids.BC_CLAY] = cost.get(G.CLAY, 0)
+        b[i, ids.BC_STONE] = cost.get(G.STONE, 0)
+        b[i, ids.BC_STRAW] = cost.get(G.STRAW, 0)
+        b[i, ids.BC_COINS] = x.cost_coins
+        b[i, ids.BC_TERR] = sum(TERR_BIT[t] for t in x.terrain)
+        b[i, ids.BC_CLOISTER] = int(x.cloister)
+        b[i, ids.BC_ECON] = x.economic
+        b[i, ids.BC_DWELL] = profile.round_tower_dwelling if bid == "I35" else x.dwelling
+        b[i, ids.BC_EFFECT] = ids.EFFECT_ID[x.effect]
+        b[i, ids.BC_PHASE] = PHASE_CODE[x.phase]
+        b[i, ids.BC_NUMBER] = int(bid[1:]) if not x.heartland else 100 + i
+        b[i, ids.BC_INGAME] = int(bid in in_game)
     s = np.zeros((8, 6), dtype=np.int64)
     for i in range(8):
         x = SETTLEMENTS[f"S{i + 1}"]
         s[i] = (x.food, x.energy, x.economic, x.dwelling, sum(TERR_BIT[t] for t in x.terrain),
                 PHASE_CODE[x.arrives])
-    goods = np.array([G.FOOD, G.ENERGY2, G.POINTS, G.MONEY], dtype=np.int64)
+    values = np.array([G.FOOD, G.ENERGY2, G.POINTS, G.MONEY], dtype=np.int64)
     orders = -np.ones((4, G.N_GOODS), dtype=np.int64)
     for row, order in enumerate((C.FOOD_ORDER, C.ENERGY_ORDER, C.POINTS_ORDER,
                                  C.DISTINCT_ORDER)):
         orders[row, : len(order)] = order
     wheel = np.array(GAME["wheel"]["front"], dtype=np.int64)
-    land = np.zeros(58, dtype=np.int64)
+    land = np.zeros(ids.LAND_SIZE, dtype=np.int64)
     for side, key in enumerate(("district_plains", "district_hills")):
         for col, (terrain, feature) in enumerate(GAME["landscape"][key]):
             land[20 * side + 2 * col] = L.TERRAIN_CODES[{"plains": "P", "hillside": "H"}[terrain]]
             land[20 * side + 2 * col + 1] = {"": 0, "forest": L.C_FOREST, "moor": L.C_MOOR}[feature]
-    land[LAND_DPRICE:LAND_DPRICE + 9] = list(reversed(GAME["landscape"]["district_prices"]))
-    land[LAND_PPRICE:LAND_PPRICE + 9] = list(reversed(GAME["landscape"]["plot_prices"]))
+    land[ids.LAND_DPRICE:ids.LAND_DPRICE + 9] = list(reversed(GAME["landscape"]["district_prices"]))
+    land[ids.LAND_PPRICE:ids.LAND_PPRICE + 9] = list(reversed(GAME["landscape"]["plot_prices"]))
     steps = solo_script(profile)
     script = np.zeros((len(steps), 2), dtype=np.int64)
     for i, st in enumerate(steps):
-        script[i, 0] = STEP_KINDS.index(st[0])
+        script[i, 0] = ids.STEP_KINDS.index(st[0])
         if len(st) > 1:
             script[i, 1] = st[1] if isinstance(st[1], int) else "ABCDE".index(st[1]) + 1
     idx = {bid: i for i, bid in enumerate(BUILDING_IDS)}
-    misc = np.zeros(M_SIZE, dtype=np.int64)
-    misc[M_FRANCE] = int(variant == "france")
-    misc[M_DRINK] = G.WINE if variant == "france" else G.WHISKEY
-    misc[M_PLAYER_L1] = idx[f"L{colours[0]}1"]
-    misc[M_NEUTRAL_L1] = idx[f"L{colours[1]}1"]
-    misc[M_MARKET] = idx["G13"]
-    misc[M_PRIORY] = idx["G01"]
-    misc[M_GARDEN] = idx["F09"]
-    misc[M_COTTAGE] = idx["I10"]
-    misc[M_WINERY] = idx["F21"]
-    misc[M_DISTILLERY] = idx["I21"]
-    misc[M_BROTHER_RATE2] = int(round(2 * profile.brotherhood_rate_solo))
-    misc[M_ROUND_TOWER] = idx["I35"]
-    return Tables(variant, b, s, goods, orders, wheel, land, script, misc)
+    misc = np.zeros(ids.M_SIZE, dtype=np.int64)
+    misc[ids.M_FRANCE] = int(variant == "france")
+    misc[ids.M_DRINK] = G.WINE if variant == "france" else G.WHISKEY
+    misc[ids.M_PLAYER_L1] = idx[f"L{colours[0]}1"]
+    misc[ids.M_NEUTRAL_L1] = idx[f"L{colours[1]}1"]
+    misc[ids.M_MARKET] = idx["G13"]
+    misc[ids.M_PRIORY] = idx["G01"]
+    misc[ids.M_GARDEN] = idx["F09"]
+    misc[ids.M_COTTAGE] = idx["I10"]
+    misc[ids.M_WINERY] = idx["F21"]
+    misc[ids.M_DISTILLERY] = idx["I21"]
+    misc[ids.M_BROTHER_RATE2] = int(round(2 * profile.brotherhood_rate_solo))
+    misc[ids.M_ROUND_TOWER] = idx["I35"]
+    effects, costs, gains = effect_rows()
+    return _assemble({"buildings": b, "settlements": s, "values": values, "orders": orders,
+                      "wheel": wheel, "land": land, "misc": misc, "effects": effects,
+                      "costs": costs, "gains": gains, "fields": L.FIELDS, "script": script})

@@ -1,7 +1,7 @@
 """Every call this package makes into the beam search's internals, in one place.
 
-The beam's turn expansion (``expand``), its state hash and the engine's table arrays are
-internals that are being reshaped (the eight table arrays are becoming one ``Tables`` value);
+The beam's turn expansion (``expand``, over the engine's one table argument ``T``), the
+shared state hash (solver/search/common.py) and the layer helpers are internals of the search;
 when they change, only this module changes.
 """
 
@@ -14,6 +14,7 @@ import numpy as np
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.search import beam as B
+from solver.search import common as C
 from solver.search.evaluation import PORTFOLIO
 
 ALL_CHILDREN = 20000  # room for every child of one turn (the most seen is a few thousand)
@@ -38,8 +39,8 @@ def next_turns(variant: str, W: np.ndarray) -> list[tuple[list[int], np.ndarray,
     evals = np.full(keep, -1e18)
     hashes = np.zeros(keep, dtype=np.uint64)
     w = np.asarray(PORTFOLIO[0], dtype=np.float64)
-    n = B.expand(np.asarray(W, dtype=np.int64), e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF,
-                 e.TM, w, keep, paths, lens, evals, hashes, 0.0, np.uint64(0))
+    n = B.expand(e.T, np.asarray(W, dtype=np.int64), w, keep, paths, lens, evals, hashes, 0.0,
+                 np.uint64(0))
     if n >= keep:
         raise RuntimeError(f"a turn has more than {keep} distinct children")
     out = []
@@ -55,7 +56,7 @@ def next_turns(variant: str, W: np.ndarray) -> list[tuple[list[int], np.ndarray,
 
 def state_hash(W: np.ndarray) -> int:
     """The beam's 64-bit hash of a wide state (the key duplicates are merged by)."""
-    return int(B.state_hash(np.asarray(W, dtype=np.int64)))
+    return int(C.state_hash(np.asarray(W, dtype=np.int64)))
 
 
 def state_at_round(variant: str, line: list[int], rnd: int) -> tuple[np.ndarray, list[int]]:

@@ -33,16 +33,20 @@ seed perturbs evaluation ties only).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit, prange
 
-from solver.fast import kernels as K
+from solver.fast import ids as I
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
-from solver.fast.tables import BC_DWELL, BC_ECON
+from solver.fast.ids import BC_DWELL, BC_ECON, R_BUILDINGS
+from solver.fast.kernels.api import legal, neighbour_dwelling, step
+from solver.fast.kernels.board import neighbours
+from solver.fast.kernels.frames import top
+from solver.fast.kernels.wheel import token_yield
 
+from .common import SearchResult, state_hash
 from .evaluation import PORTFOLIO, evaluate
 
 MAXD = 40
@@ -58,7 +62,7 @@ SEEN_SIZE = 1 << SEEN_BITS
 @njit(cache=True)
 def _adjacent_settlements(W, x):
     nb = np.empty(5, dtype=np.int64)
-    m = K.neighbours(W, x, nb)
+    m = neighbours(W, x, nb)
     v = 0
     for i in range(m):
         if W[L.GRID + nb[i]] >= L.C_SETTLEMENT:
@@ -67,18 +71,18 @@ def _adjacent_settlements(W, x):
 
 
 @njit(cache=True)
-def policy_filter(W, TB, TS, TW, acts, n, converted, out):
+def policy_filter(T, W, acts, n, converted, out):
     """Trim the legal actions of a state to the search policy (module docstring)."""
-    fb = K.top(W)
+    fb = top(W)
     kind = W[fb + L.F_KIND]
     m = 0
     if kind == L.K_NEUTRAL_BUILD:
         best = -1
         bestv = 1 << 30
         for i in range(n):
-            x = acts[i] - K.NBUILD0
+            x = acts[i] - I.NBUILD0
             c = W[L.NGRID + x]
-            v = -1 if c == L.C_EMPTY else TB[c - L.C_BUILDING, BC_ECON]
+            v = -1 if c == L.C_EMPTY else T[R_BUILDINGS + c - L.C_BUILDING, BC_ECON]
             if v < bestv:
                 bestv = v
                 best = acts[i]
@@ -91,43 +95,43 @@ def policy_filter(W, TB, TS, TW, acts, n, converted, out):
     best_b_x = -1
     for i in range(n):
         a = acts[i]
-        if a == K.CONVERT_WINE or a == K.CONVERT_WHISKEY:
+        if a == I.CONVERT_WINE or a == I.CONVERT_WHISKEY:
             if converted or main_used:
                 continue
-        elif a >= K.DISTRICT0:
+        elif a >= I.DISTRICT0:
             if main_used:
                 continue
-        elif K.CONTRACT0 <= a < K.FREE0:
-            f = (a - K.CONTRACT0) % 2
+        elif I.CONTRACT0 <= a < I.FREE0:
+            f = (a - I.CONTRACT0) % 2
             if f == 1 and i > 0 and acts[i - 1] == a - 1:
                 continue  # coins possible: skip the drink
-        elif K.FELL0 <= a < K.BUILD0:
-            base = K.FELL0 if a < K.CUT0 else K.CUT0
+        elif I.FELL0 <= a < I.BUILD0:
+            base = I.FELL0 if a < I.CUT0 else I.CUT0
             x, j = divmod(a - base, 2)
             # first feature cell only
             first = True
             for k in range(i):
                 b2 = acts[k]
-                if (base == K.FELL0 and K.FELL0 <= b2 < K.CUT0) or \
-                        (base == K.CUT0 and K.CUT0 <= b2 < K.BUILD0):
+                if (base == I.FELL0 and I.FELL0 <= b2 < I.CUT0) or \
+                        (base == I.CUT0 and I.CUT0 <= b2 < I.BUILD0):
                     if (b2 - base) // 2 != x:
                         first = False
             if not first:
                 continue
             # the better source when both are offered
-            t = K.T_WOOD if base == K.FELL0 else K.T_PEAT
+            t = I.T_WOOD if base == I.FELL0 else I.T_PEAT
             other = a + 1 if j == 0 else a - 1
             has_other = False
             for k in range(n):
                 if acts[k] == other:
                     has_other = True
             if has_other:
-                own = K.token_yield(W, TW, t)
-                jok = K.token_yield(W, TW, K.T_JOKER)
+                own = token_yield(T, W, t)
+                jok = token_yield(T, W, I.T_JOKER)
                 if (j == 0 and jok > own) or (j == 1 and jok <= own):
                     continue
-        elif K.BUILD0 <= a < K.SETTLE0:
-            b, x = divmod(a - K.BUILD0, L.N_CELLS)
+        elif I.BUILD0 <= a < I.SETTLE0:
+            b, x = divmod(a - I.BUILD0, L.N_CELLS)
             if b != last_b:
                 last_b = b
                 kept = 0
@@ -136,10 +140,10 @@ def policy_filter(W, TB, TS, TW, acts, n, converted, out):
                 bestv = 0
                 for k in range(i, n):
                     a2 = acts[k]
-                    if a2 >= K.SETTLE0 or (a2 - K.BUILD0) // L.N_CELLS != b:
+                    if a2 >= I.SETTLE0 or (a2 - I.BUILD0) // L.N_CELLS != b:
                         break
-                    x2 = (a2 - K.BUILD0) % L.N_CELLS
-                    v = _adjacent_settlements(W, x2) * TB[b, BC_DWELL]
+                    x2 = (a2 - I.BUILD0) % L.N_CELLS
+                    v = _adjacent_settlements(W, x2) * T[R_BUILDINGS + b, BC_DWELL]
                     if v > bestv:
                         bestv = v
                         best_b_x = x2
@@ -147,18 +151,18 @@ def policy_filter(W, TB, TS, TW, acts, n, converted, out):
                 if kept >= BUILD_CELLS - (1 if best_b_x >= 0 else 0):
                     continue
                 kept += 1
-        elif K.SETTLE0 <= a < K.DISTRICT0:
-            s, x = divmod(a - K.SETTLE0, L.N_CELLS)
+        elif I.SETTLE0 <= a < I.DISTRICT0:
+            s, x = divmod(a - I.SETTLE0, L.N_CELLS)
             if site.shape[0] == 0:  # neighbour value of each space, computed once per call
                 site = np.empty(L.N_CELLS, dtype=np.int64)
                 for y in range(L.N_CELLS):
-                    site[y] = K.neighbour_dwelling(W, TB, TS, y)
+                    site[y] = neighbour_dwelling(T, W, y)
             v = site[x]
             better = 0
             for k in range(n):
                 a2 = acts[k]
-                if K.SETTLE0 <= a2 < K.DISTRICT0 and (a2 - K.SETTLE0) // L.N_CELLS == s:
-                    x2 = (a2 - K.SETTLE0) % L.N_CELLS
+                if I.SETTLE0 <= a2 < I.DISTRICT0 and (a2 - I.SETTLE0) // L.N_CELLS == s:
+                    x2 = (a2 - I.SETTLE0) % L.N_CELLS
                     v2 = site[x2]
                     if v2 > v or (v2 == v and x2 < x):
                         better += 1
@@ -169,53 +173,8 @@ def policy_filter(W, TB, TS, TW, acts, n, converted, out):
     return m
 
 
-_P = np.uint64(1099511628211)
-
-
 @njit(cache=True)
-def _fnv_lanes(W, lo, hi, h0, h1, h2, h3):
-    """Fold the words lo.. of W into four FNV-style lanes, four words a round; return the
-    lanes and the first word left over (fewer than four remain before ``hi``)."""
-    i = lo
-    while i + 4 <= hi:
-        h0 = (h0 ^ np.uint64(W[i] & 0xFFFFFFFF)) * _P
-        h1 = (h1 ^ np.uint64(W[i + 1] & 0xFFFFFFFF)) * _P
-        h2 = (h2 ^ np.uint64(W[i + 2] & 0xFFFFFFFF)) * _P
-        h3 = (h3 ^ np.uint64(W[i + 3] & 0xFFFFFFFF)) * _P
-        i += 4
-    return h0, h1, h2, h3, i
-
-
-@njit(cache=True)
-def state_hash(W):
-    """64-bit hash of a wide state (TERR is left out: it is derived from LAND).
-
-    Four independent FNV-style lanes (words i, i+1, i+2, i+3), then a splitmix finaliser: the
-    lanes let the multiplications overlap, which made hashing (a third of a late-game
-    expansion's time with one serial lane) about three times faster.
-    """
-    h0, h1, h2, h3, i = _fnv_lanes(W, 0, L.TERR, np.uint64(1469598103934665603),
-                                   np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9),
-                                   np.uint64(0x94D049BB133111EB))
-    while i < L.TERR:
-        h0 = (h0 ^ np.uint64(W[i] & 0xFFFFFFFF)) * _P
-        i += 1
-    h0, h1, h2, h3, i = _fnv_lanes(W, L.STATUS, L.W_SIZE, h0, h1, h2, h3)
-    while i < L.W_SIZE:
-        h1 = (h1 ^ np.uint64(W[i] & 0xFFFFFFFF)) * _P
-        i += 1
-    h = h0
-    for x in (h1, h2, h3):
-        h = (h ^ (h >> np.uint64(31))) * np.uint64(0xBF58476D1CE4E5B9)
-        h ^= x
-    h = (h ^ (h >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    h = (h ^ (h >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return h ^ (h >> np.uint64(31))
-
-
-@njit(cache=True)
-def expand(W0, TB, TS, TG, TO, TW, TL, TF, TM, weights, keep, paths, lens, evals, hashes,
-           noise, salt):
+def expand(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt):
     """All end-of-flow-step children of W0 under the policy; keep the best ``keep``.
 
     Writes up to ``keep`` children (action path, length, evaluation, hash) and returns their
@@ -223,9 +182,9 @@ def expand(W0, TB, TS, TG, TO, TW, TL, TF, TM, weights, keep, paths, lens, evals
     """
     step0 = W0[L.STEP]
     stackW = np.empty((MAXD + 1, L.W_SIZE), dtype=np.int64)
-    acts = np.empty((MAXD + 1, K.MAX_LEGAL), dtype=np.int64)
-    raw = np.empty(K.MAX_LEGAL, dtype=np.int64)
-    scratch = np.empty(K.MAX_LEGAL, dtype=np.int64)
+    acts = np.empty((MAXD + 1, I.MAX_LEGAL), dtype=np.int64)
+    raw = np.empty(I.MAX_LEGAL, dtype=np.int64)
+    scratch = np.empty(I.MAX_LEGAL, dtype=np.int64)
     nacts = np.zeros(MAXD + 1, dtype=np.int64)
     idx = np.zeros(MAXD + 1, dtype=np.int64)
     conv = np.zeros(MAXD + 1, dtype=np.int64)
@@ -235,8 +194,8 @@ def expand(W0, TB, TS, TG, TO, TW, TL, TF, TM, weights, keep, paths, lens, evals
     count = 0
     worst = 0
     stackW[0, :] = W0
-    n = K.legal(stackW[0], TB, TS, TG, TL, TM, raw)
-    nacts[0] = policy_filter(stackW[0], TB, TS, TW, raw, n, 0, acts[0])
+    n = legal(T, stackW[0], raw)
+    nacts[0] = policy_filter(T, stackW[0], raw, n, 0, acts[0])
     d = 0
     while d >= 0:
         if idx[d] >= nacts[d]:
@@ -245,10 +204,10 @@ def expand(W0, TB, TS, TG, TO, TW, TL, TF, TM, weights, keep, paths, lens, evals
         a = acts[d, idx[d]]
         idx[d] += 1
         stackW[d + 1, :] = stackW[d]
-        K.step(stackW[d + 1], TB, TS, TG, TO, TW, TL, TF, TM, a, scratch)
+        step(T, stackW[d + 1], a, scratch)
         path[d] = a
         Wc = stackW[d + 1]
-        c = conv[d] + (1 if (a == K.CONVERT_WINE or a == K.CONVERT_WHISKEY) else 0)
+        c = conv[d] + (1 if (a == I.CONVERT_WINE or a == I.CONVERT_WHISKEY) else 0)
         if Wc[L.STEP] != step0 or Wc[L.DONE] == 1 or d + 1 == MAXD:
             h = state_hash(Wc)
             dup = False
@@ -259,7 +218,7 @@ def expand(W0, TB, TS, TG, TO, TW, TL, TF, TM, weights, keep, paths, lens, evals
             if dup:
                 continue
             mixed = (h ^ salt) * np.uint64(0x9E3779B97F4A7C15)
-            ev = evaluate(Wc, TB, TS, weights) + noise * (float(mixed >> np.uint64(40))
+            ev = evaluate(T, Wc, weights) + noise * (float(mixed >> np.uint64(40))
                                                           / 16777216.0)
             if count < keep:
                 slot = count
@@ -296,43 +255,28 @@ def expand(W0, TB, TS, TG, TO, TW, TL, TF, TM, weights, keep, paths, lens, evals
         d += 1
         conv[d] = c
         idx[d] = 0
-        n = K.legal(stackW[d], TB, TS, TG, TL, TM, raw)
-        nacts[d] = policy_filter(stackW[d], TB, TS, TW, raw, n, c, acts[d])
+        n = legal(T, stackW[d], raw)
+        nacts[d] = policy_filter(T, stackW[d], raw, n, c, acts[d])
     return count
 
 
 @njit(cache=True, parallel=True)
-def expand_all(parents, TB, TS, TG, TO, TW, TL, TF, TM, weights, keep, paths, lens, evals,
-               hashes, counts, noise, salt):
+def expand_all(T, parents, weights, keep, paths, lens, evals, hashes, counts, noise, salt):
     """expand() for every parent, in parallel; parent p writes slots [p*keep, (p+1)*keep)."""
     for p in prange(parents.shape[0]):
         lo = p * keep
-        counts[p] = expand(parents[p], TB, TS, TG, TO, TW, TL, TF, TM, weights, keep,
-                           paths[lo:lo + keep], lens[lo:lo + keep], evals[lo:lo + keep],
-                           hashes[lo:lo + keep], noise, salt)
+        counts[p] = expand(T, parents[p], weights, keep, paths[lo:lo + keep], lens[lo:lo + keep],
+                           evals[lo:lo + keep], hashes[lo:lo + keep], noise, salt)
 
 
 @njit(cache=True)
-def replay(W, TB, TS, TG, TO, TW, TL, TF, TM, path, n, scratch):
+def replay(T, W, path, n, scratch):
+    """Apply the first n actions of path to W in place."""
     for i in range(n):
-        K.step(W, TB, TS, TG, TO, TW, TL, TF, TM, path[i], scratch)
+        step(T, W, path[i], scratch)
 
 
 # ===== the beam ================================================================================
-
-@dataclass
-class SearchResult:
-    """The best line a search found."""
-
-    variant: str
-    score: tuple[int, int, int, int]  # total, goods, economic, dwelling
-    line: list[int]  # canonical action ids from the initial state
-    nodes: int  # children generated
-    layers: int
-    seconds: float
-    complete: bool = True
-    trace: list[dict] = field(default_factory=list)
-
 
 GROUP_WIDTH = 100
 POLISH_ROUNDS = (28, 22, 25, 28)  # the endgame polish restarts from these rounds ...
@@ -497,7 +441,7 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
     best: tuple | None = None  # (score tuple, line)
     nodes = 0
     layers = 0
-    scratch = np.zeros(K.MAX_LEGAL, dtype=np.int64)
+    scratch = np.zeros(I.MAX_LEGAL, dtype=np.int64)
     complete = True
     last = 0.0  # seconds of the last layer
     while True:
@@ -523,8 +467,7 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
         evals = np.full(P * keep, -1e18)
         hashes = np.zeros(P * keep, dtype=np.uint64)
         counts = np.zeros(P, dtype=np.int64)
-        expand_all(parents, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, w, keep, paths,
-                   lens, evals, hashes, counts, noise, salt)
+        expand_all(e.T, parents, w, keep, paths, lens, evals, hashes, counts, noise, salt)
         slots = np.concatenate([np.arange(p * keep, p * keep + counts[p]) for p in range(P)])
         nodes += len(slots)
         # dedupe across parents by hash (keep the best), then the best `width`
@@ -545,8 +488,7 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
         for j, s in enumerate(chosen):
             p = s // keep
             W = parents[p].copy()
-            replay(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, paths[s], lens[s],
-                   scratch)
+            replay(e.T, W, paths[s], lens[s], scratch)
             new_beam[j] = W
             new_lines.append(lines[live[p]] + paths[s, : lens[s]].tolist())
         beam, lines = new_beam, new_lines
@@ -557,7 +499,7 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
     seconds = time.perf_counter() - t0
     if best is None or not complete:
         # finish the best unfinished state greedily so the result is a complete line
-        i = int(np.argmax([evaluate(beam[i], e.TB, e.TS, w) for i in range(len(beam))]))
+        i = int(np.argmax([evaluate(e.T, beam[i], w) for i in range(len(beam))]))
         W = beam[i].copy()
         line = list(lines[i])
         while W[L.DONE] == 0:
@@ -565,11 +507,9 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
             lens = np.zeros(1, dtype=np.int64)
             evals = np.full(1, -1e18)
             hashes = np.zeros(1, dtype=np.uint64)
-            n = expand(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, w, 1, paths, lens,
-                       evals, hashes, 0.0, salt)
+            n = expand(e.T, W, w, 1, paths, lens, evals, hashes, 0.0, salt)
             assert n == 1
-            replay(W, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM, paths[0], lens[0],
-                   scratch)
+            replay(e.T, W, paths[0], lens[0], scratch)
             line += paths[0, : lens[0]].tolist()
         sc = e.score_wide(W)
         if best is None or sc[0] > best[0][0]:

@@ -28,8 +28,8 @@ import numpy as np
 from numba import njit
 
 from solver.fast import layout as L
-from solver.fast.kernels import score
-from solver.fast.tables import BC_EFFECT, EFFECT_ID
+from solver.fast.ids import BC_EFFECT, E_CHAMBER, R_BUILDINGS
+from solver.fast.kernels.api import score
 from solver.rules import goods as G
 
 # point value of one tile in stock, by good id (see module docstring)
@@ -45,7 +45,6 @@ SPACE_VALUE = 1.0
 FEATURE_VALUE = 0.5
 WONDER_HOPE = 30.0
 ROUNDS = 32.0
-CHAMBER = EFFECT_ID["chamber_of_wonders"]
 
 # the weights as one array (kernel argument): [0:23] goods, then hope, space, feature, fade,
 # wonder hope
@@ -80,10 +79,10 @@ PORTFOLIO = [_variant(3.0, 22.0, 1.0), _variant(3.0, 15.0, 2.0), _TUNED_FRANCE] 
 
 
 @njit(cache=True)
-def evaluate(W, TB, TS, weights):
+def evaluate(T, W, weights):
     """Score so far plus the fading potential of goods, settlement cards and space."""
     sc = np.zeros(4, dtype=np.int64)
-    score(W, TB, TS, sc)
+    score(T, W, sc)
     if W[L.DONE]:
         return float(sc[0])
     left = max(0.0, (ROUNDS - W[L.ROUND] + 1.0) / ROUNDS) ** weights[26]
@@ -108,12 +107,12 @@ def evaluate(W, TB, TS, weights):
             feats += 1
     pot += weights[24] * space + weights[25] * feats
     if weights[27] != 0.0 and W[L.WONDERS] > 0:
-        pot += weights[27] * chamber_progress(W, TB)
+        pot += weights[27] * chamber_progress(T, W)
     return float(sc[0]) + left * pot
 
 
 @njit(cache=True)
-def chamber_progress(W, TB):
+def chamber_progress(T, W):
     """(distinct goods held / 13) ** 2 while a Chamber of Wonders is or will be in reach.
 
     The Chamber (France) turns one tile each of 13 kinds of goods, mostly worthless raw
@@ -130,8 +129,8 @@ def chamber_progress(W, TB):
     60: 515), like every weight of this evaluation.
     """
     ok = False
-    for b in range(TB.shape[0]):
-        if TB[b, BC_EFFECT] == CHAMBER:  # one Chamber card: stop at it
+    for b in range(L.N_BUILDINGS):
+        if T[R_BUILDINGS + b, BC_EFFECT] == E_CHAMBER:  # one Chamber card: stop at it
             st = W[L.STATUS + b]
             ok = st == L.S_STACK or st == L.S_DISPLAY or st == L.S_MINE or st == L.S_NEUTRAL
             break

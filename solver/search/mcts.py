@@ -24,11 +24,11 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from solver.fast import kernels as K
 from solver.fast import layout as L
-from solver.fast.engine import FastEngine, seed_rng
+from solver.fast.engine import FastEngine
 
-from .beam import SearchResult, _beam, state_hash
+from .beam import _beam  # the greedy finish of a stopped search
+from .common import SearchResult, state_hash
 from .evaluation import PORTFOLIO
 
 
@@ -67,10 +67,7 @@ class FastGame(Game):
         return float(self.e.score_wide(W)[0])
 
     def rollout(self, W, rng):
-        e = self.e
-        W2 = W.copy()
-        total, _ = K.rollout(W2, e.TB, e.TS, e.TG, e.TO, e.TW, e.TL, e.TF, e.TM,
-                             seed_rng(rng.getrandbits(62)), e.buf, e.scratch)
+        total, _ = self.e.rollout_wide(W.copy(), rng.getrandbits(62))
         return float(total)
 
     def key(self, W):

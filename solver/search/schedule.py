@@ -46,8 +46,8 @@ import numpy as np
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
-from .beam import (KEEP_PER_PARENT, POLISH_LINES, POLISH_ROUNDS, SearchResult, _beam,
-                   _state_at_round, _wide_start)
+from .beam import KEEP_PER_PARENT, POLISH_LINES, POLISH_ROUNDS, _beam, _state_at_round, _wide_start
+from .common import SearchResult
 from .evaluation import PORTFOLIO
 
 PROBE_WIDTH = 8
