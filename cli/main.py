@@ -11,6 +11,7 @@ import click
 
 VARIANTS = ("ireland", "france")
 PROFILES = ("rulebook",)
+MCTS_DEFAULT = 16  # solver.search.mcts.DEFAULT_SIMULATIONS (kept here so --help loads no numba)
 PERFT_MAX_DEPTH = 8  # the tree grows ~4-5x per ply: depth 7 takes ~8 s, depth 8 ~40 s
 
 
@@ -262,9 +263,19 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
 @main.command()
 @click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
 @click.option("--beam", "beam", type=click.IntRange(min=1), default=None,
-              help="Beam search of this width (default 2000 when --mcts is not given).")
-@click.option("--mcts", "mcts", type=click.IntRange(min=1), default=None,
-              help="MCTS with this many simulations per decision.")
+              help="Beam search of this width (default 2000 when no other search is given).")
+@click.option("--mcts", "mcts", type=click.IntRange(min=1), default=None, is_flag=False,
+              flag_value=MCTS_DEFAULT,
+              help=f"MCTS over whole turns with this many simulations per turn (--mcts alone: "
+                   f"{MCTS_DEFAULT}).")
+@click.option("--nrpa", "nrpa", type=click.IntRange(min=1), default=None,
+              help="NRPA over whole turns of this level.")
+@click.option("--iterations", type=click.IntRange(min=1), default=None,
+              help="NRPA iterations per level (default 100).")
+@click.option("--seed-line", type=click.Path(dir_okay=False), default=None,
+              help="NRPA: a results record whose line seeds the best sequence and the policy.")
+@click.option("--from-round", type=click.IntRange(min=1, max=32), default=None,
+              help="NRPA with --seed-line: keep the line before this round, search the rest.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Search seed.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Stop searching after this many seconds (best line so far, finished "
@@ -272,24 +283,41 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Results record path (default: results/<variant>-<algo><N>-seed<S>.json).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results record as JSON.")
-def solo(variant: str, beam: int | None, mcts: int | None, seed: int,
+def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
+         iterations: int | None, seed_line: str | None, from_round: int | None, seed: int,
          time_limit: float | None, out: str | None, as_json: bool) -> None:
     """Search for a high-scoring solo line and write a replayable results record."""
-    if beam is not None and mcts is not None:
-        raise click.UsageError("choose one search: --beam W or --mcts N, not both")
+    if sum(x is not None for x in (beam, mcts, nrpa)) > 1:
+        raise click.UsageError("choose one search: --beam W, --mcts N or --nrpa LEVEL")
+    if nrpa is None and (iterations is not None or seed_line is not None):
+        raise click.UsageError("--iterations and --seed-line are options of --nrpa")
+    if from_round is not None and seed_line is None:
+        raise click.UsageError("--from-round needs --seed-line")
+    from solver.search.records import RecordError
     from solver.search.solo import run_solo
 
     argv = ["ora-solve", "solo", "--variant", variant]
-    if mcts is not None:
+    if nrpa is not None:
+        iterations = iterations or 100
+        argv += ["--nrpa", str(nrpa), "--iterations", str(iterations)]
+        if seed_line is not None:
+            argv += ["--seed-line", seed_line]
+        if from_round is not None:
+            argv += ["--from-round", str(from_round)]
+    elif mcts is not None:
         argv += ["--mcts", str(mcts)]
     else:
         argv += ["--beam", str(beam or 2000)]
     argv += ["--seed", str(seed)]
     if time_limit is not None:
         argv += ["--time-limit", f"{time_limit:g}"]
-    record, path = run_solo(variant=variant, beam=beam, mcts=mcts, seed=seed,
-                            time_limit=time_limit, out=out, command=" ".join(argv),
-                            quiet=as_json)
+    try:
+        record, path = run_solo(variant=variant, beam=beam, mcts=mcts, seed=seed,
+                                time_limit=time_limit, out=out, command=" ".join(argv),
+                                quiet=as_json, nrpa=nrpa, iterations=iterations,
+                                seed_line=seed_line, from_round=from_round)
+    except RecordError as e:
+        raise click.BadParameter(str(e), param_hint="--seed-line") from None
     if as_json:
         click.echo(json.dumps(record))
         return
