@@ -47,7 +47,8 @@ def run_solo(*, variant: str, beam: int | None, mcts: int | None, seed: int,
                        "from_round": from_round}
     elif mcts is not None:
         algo, n = "mcts", mcts
-        params = {"simulations_per_decision": mcts, "time_limit": time_limit}
+        params = {"simulations_per_decision": mcts, "decision": "turn",
+                  "time_limit": time_limit}
     else:
         algo, n = "beam", beam or 2000
         params = {"width": n, "time_limit": time_limit}
