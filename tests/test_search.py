@@ -398,3 +398,25 @@ def test_solo_cli_rejects_bad_nrpa_arguments(tmp_path):
                                str(tmp_path / "o.json")])
     assert res.exit_code == 2 and "france line" in res.output
     assert not (tmp_path / "o.json").exists()
+
+
+def test_nrpa_with_a_time_limit_returns_its_seed_line():
+    line = json.loads((RESULTS / "ireland-beam2000-seed0.json").read_text())["line"]
+    r = nrpa_search("ireland", level=2, iterations=50, seed_line=line, from_round=29,
+                    time_limit=1e-6)
+    assert not r.complete and r.line == line and r.score[0] == 503 and r.nodes == 0
+
+
+def test_solo_cli_nrpa_from_a_seed_line_writes_a_record(tmp_path):
+    out = tmp_path / "nrpa.json"
+    seed = RESULTS / "france-beam2000-seed0.json"
+    res = CliRunner().invoke(main, ["solo", "--variant", "france", "--nrpa", "1",
+                                    "--iterations", "2", "--seed-line", str(seed),
+                                    "--from-round", "32", "--out", str(out), "--json"])
+    assert res.exit_code == 0, res.output
+    rec = json.loads(out.read_text())
+    assert rec["algorithm"] == "nrpa" and rec["score"]["total"] >= 512
+    assert rec["parameters"] | {} == {"level": 1, "iterations": 2, "time_limit": None,
+                                      "seed_line": str(seed), "seed_score": 512,
+                                      "from_round": 32}
+    assert "--seed-line" in rec["command"] and records.verify_record(rec)[0]
