@@ -8,7 +8,7 @@ which the packed state does not carry).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -202,7 +202,7 @@ def pack(state: State) -> np.ndarray:
     return _engine(state.g.variant).packed(to_wide(state).astype(np.int64))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _engine(variant: str):
     from .engine import FastEngine
 

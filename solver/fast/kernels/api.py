@@ -11,23 +11,35 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .. import ids as I
 from .. import layout as L
-from ..ids import BC_DWELL, BC_ECON, R_BUILDINGS, R_FIELDS, R_SETTLEMENTS, SC_DWELL, SC_ECON
 from .board import derive_terrain, is_building, neighbours
 from .goods import goods_points
 from .legal import legal
 from .step import init, step
 
-__all__ = ["init", "legal", "step", "score", "rollout", "rollout_record", "pack", "unpack",
-           "neighbour_dwelling", "dwelling_of", "xorshift"]
+__all__ = [
+    "dwelling_of",
+    "init",
+    "legal",
+    "neighbour_dwelling",
+    "pack",
+    "rollout",
+    "rollout_record",
+    "score",
+    "step",
+    "unpack",
+    "xorshift",
+]
 
 
 @njit(cache=True)
 def dwelling_of(T, c):
+    """Dwelling value of a space's content code (building or settlement), else 0."""
     if is_building(c):
-        return T[R_BUILDINGS + c - L.C_BUILDING, BC_DWELL]
+        return T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_DWELL]
     if c >= L.C_SETTLEMENT:
-        return T[R_SETTLEMENTS + c - L.C_SETTLEMENT, SC_DWELL]
+        return T[I.R_SETTLEMENTS + c - L.C_SETTLEMENT, I.SC_DWELL]
     return 0
 
 
@@ -55,10 +67,11 @@ def score(T, W, out):
     for x in range(L.N_CELLS):
         c = W[L.GRID + x]
         if is_building(c):
-            econ += T[R_BUILDINGS + c - L.C_BUILDING, BC_ECON]
+            econ += T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_ECON]
         elif c >= L.C_SETTLEMENT:
-            econ += T[R_SETTLEMENTS + c - L.C_SETTLEMENT, SC_ECON]
-            dwell += T[R_SETTLEMENTS + c - L.C_SETTLEMENT, SC_DWELL] + neighbour_dwelling(T, W, x)
+            econ += T[I.R_SETTLEMENTS + c - L.C_SETTLEMENT, I.SC_ECON]
+            dwell += (T[I.R_SETTLEMENTS + c - L.C_SETTLEMENT, I.SC_DWELL]
+                      + neighbour_dwelling(T, W, x))
     out[0] = goods + econ + dwell
     out[1] = goods
     out[2] = econ
@@ -67,6 +80,7 @@ def score(T, W, out):
 
 @njit(cache=True)
 def xorshift(rng):
+    """Advance the 1-word xorshift64 RNG state in place; return the new value."""
     x = rng[0]
     x ^= (x << np.uint64(13)) & np.uint64(0xFFFFFFFFFFFFFFFF)
     x ^= x >> np.uint64(7)
@@ -95,7 +109,7 @@ def pack(T, W, out):
     out[:] = 0
     bit = 0
     for f in range(L.N_FIELDS):
-        r = R_FIELDS + f
+        r = I.R_FIELDS + f
         off, cnt, bits, bias = T[r, 0], T[r, 1], T[r, 2], T[r, 3]
         for i in range(cnt):
             v = np.uint64(W[off + i] + bias)
@@ -112,7 +126,7 @@ def unpack(T, P, W):
     """Packed words -> wide state (TERR derived from the land bitmasks)."""
     bit = 0
     for f in range(L.N_FIELDS):
-        r = R_FIELDS + f
+        r = I.R_FIELDS + f
         off, cnt, bits, bias = T[r, 0], T[r, 1], T[r, 2], T[r, 3]
         mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
         for i in range(cnt):

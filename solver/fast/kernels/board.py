@@ -4,15 +4,15 @@ clergy positions, building locations and the display (RULES §5, §6).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
+from .. import ids as I
 from .. import layout as L
-from ..ids import BC_CLOISTER, BC_NUMBER, R_BUILDINGS, R_LAND
 
 
 @njit(cache=True)
 def cell_index(col, row):
+    """Window index of (col, row) (canonical.cell_index), or -1 outside the window."""
     if row < L.ROW_MIN or row >= L.ROW_MIN + L.N_ROWS or col < -2 or col > 6:
         return -1
     return (row - L.ROW_MIN) * 9 + col + 2
@@ -20,16 +20,19 @@ def cell_index(col, row):
 
 @njit(cache=True)
 def cell_col(x):
+    """Column of a window index."""
     return x % 9 - 2
 
 
 @njit(cache=True)
 def cell_row(x):
+    """Row of a window index."""
     return x // 9 + L.ROW_MIN
 
 
 @njit(cache=True)
 def has_land(W, col, row):
+    """Is there land (any terrain) at (col, row) of the player's landscape?"""
     x = cell_index(col, row)
     return x >= 0 and W[L.TERR + x] != L.T_NONE
 
@@ -91,6 +94,7 @@ def nneighbours(x, out):
 
 @njit(cache=True)
 def is_building(code):
+    """Is a space content code a building?"""
     return L.C_BUILDING <= code < L.C_SETTLEMENT
 
 
@@ -103,11 +107,12 @@ def _cloister_at(T, W, col, row):
     if t == L.T_NONE or t == L.T_FILLER:
         return False
     c = W[L.GRID + y]
-    return is_building(c) and T[R_BUILDINGS + c - L.C_BUILDING, BC_CLOISTER] == 1
+    return is_building(c) and T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_CLOISTER] == 1
 
 
 @njit(cache=True)
 def touches_cloister(T, W, x):
+    """Does player space x touch a cloister building (RULES §5.6)?"""
     col = cell_col(x)
     row = cell_row(x)
     if col == 5:
@@ -121,18 +126,24 @@ def touches_cloister(T, W, x):
 
 
 @njit(cache=True)
+def _ncloister_at(T, W, y):
+    c = W[L.NGRID + y]
+    return is_building(c) and T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_CLOISTER] == 1
+
+
+@njit(cache=True)
 def ntouches_cloister(T, W, x):
-    nb = np.empty(4, dtype=np.int64)
-    n = nneighbours(x, nb)
-    for i in range(n):
-        c = W[L.NGRID + nb[i]]
-        if is_building(c) and T[R_BUILDINGS + c - L.C_BUILDING, BC_CLOISTER] == 1:
-            return True
-    return False
+    """Does neutral heartland space x touch a cloister (the neighbours of nneighbours)?"""
+    row = x // 5
+    col = x % 5
+    return ((row > 0 and _ncloister_at(T, W, x - 5)) or (row < 1 and _ncloister_at(T, W, x + 5))
+            or (col > 0 and _ncloister_at(T, W, x - 1))
+            or (col < 4 and _ncloister_at(T, W, x + 1)))
 
 
 @njit(cache=True)
 def occupied(W, loc):
+    """Does a clergyman stand on location loc (a player space or 200 + neutral space)?"""
     for i in range(6):
         if W[L.CLERGY + i] == loc:
             return True
@@ -156,6 +167,7 @@ def building_loc(W, b):
 
 @njit(cache=True)
 def loc_content(W, loc):
+    """Content code of a location (player space, or 200 + neutral space)."""
     if loc >= L.NEUTRAL_LOC:
         return W[L.NGRID + loc - L.NEUTRAL_LOC]
     return W[L.GRID + loc]
@@ -176,12 +188,14 @@ def free_clergy(W, owner, prior):
 
 @njit(cache=True)
 def all_placed(W, owner):
+    """Has an owner (0 player, 1 neutral) placed all three clergymen?"""
     base = L.CLERGY + 3 * owner
     return W[base] != -1 and W[base + 1] != -1 and W[base + 2] != -1
 
 
 @njit(cache=True)
 def return_clergy(W, owner):
+    """An owner's clergymen come home."""
     base = L.CLERGY + 3 * owner
     for i in range(3):
         W[base + i] = -1
@@ -189,6 +203,7 @@ def return_clergy(W, owner):
 
 @njit(cache=True)
 def derive_terrain(T, W):
+    """Fill TERR from the LAND bitmasks (heartland, districts, plots)."""
     for x in range(L.N_CELLS):
         W[L.TERR + x] = L.T_NONE
     for row in range(2):
@@ -203,7 +218,7 @@ def derive_terrain(T, W):
         if (dist >> y) & 1:
             side = (hills >> y) & 1
             for col in range(5):
-                W[L.TERR + cell_index(col, row)] = T[R_LAND, 20 * side + 2 * col]
+                W[L.TERR + cell_index(col, row)] = T[I.R_LAND, 20 * side + 2 * col]
         if (coast >> y) & 1:
             for r in range(row, row + 2):
                 W[L.TERR + cell_index(-2, r)] = L.T_WATER
@@ -217,6 +232,7 @@ def derive_terrain(T, W):
 
 @njit(cache=True)
 def land_rows(W):
+    """(lowest, highest) row with land."""
     lo = 99
     hi = -99
     for x in range(L.N_CELLS):
@@ -229,6 +245,7 @@ def land_rows(W):
 
 @njit(cache=True)
 def strip_land(W, row):
+    """Is any of columns 0..4 of a row land (a district stands there)?"""
     for col in range(5):
         if has_land(W, col, row):
             return True
@@ -267,18 +284,20 @@ def plot_row_ok(W, row, side, lo, hi):
 
 @njit(cache=True)
 def add_district(T, W, row, side):
+    """Lay a district (side 0 plains, 1 hills) on a row: terrain and its features."""
     y = row - L.ROW_MIN
     W[L.LAND] |= 1 << y
     if side == 1:
         W[L.LAND + 1] |= 1 << y
     for col in range(5):
         x = cell_index(col, row)
-        W[L.TERR + x] = T[R_LAND, 20 * side + 2 * col]
-        W[L.GRID + x] = T[R_LAND, 20 * side + 2 * col + 1]
+        W[L.TERR + x] = T[I.R_LAND, 20 * side + 2 * col]
+        W[L.GRID + x] = T[I.R_LAND, 20 * side + 2 * col + 1]
 
 
 @njit(cache=True)
 def add_plot(W, row, side):
+    """Lay a plot (side 0 coast, 1 mountain) with its top on a row."""
     y = row - L.ROW_MIN
     W[L.LAND + 2 + side] |= 1 << y
     if side == 0:
@@ -294,21 +313,24 @@ def add_plot(W, row, side):
 
 @njit(cache=True)
 def first_display(T, W):
+    """The display building the neutral builds next (lowest card number), or -1."""
     best = -1
     for b in range(L.N_BUILDINGS):
         if W[L.STATUS + b] == L.S_DISPLAY:
-            if best < 0 or T[R_BUILDINGS + b, BC_NUMBER] < T[R_BUILDINGS + best, BC_NUMBER]:
+            if best < 0 or T[I.R_BUILDINGS + b, I.BC_NUMBER] < T[I.R_BUILDINGS + best, I.BC_NUMBER]:
                 best = b
     return best
 
 
 @njit(cache=True)
 def fee(W):
+    """The work-contract fee in coins: 1, or 2 once the Winery/Distillery is built."""
     return 2 if W[L.FEE_RAISED] else 1
 
 
 @njit(cache=True)
 def count_features(W, kind):
+    """Number of player spaces holding a feature (forest or moor)."""
     n = 0
     for x in range(L.N_CELLS):
         if W[L.GRID + x] == kind:
@@ -318,16 +340,18 @@ def count_features(W, kind):
 
 @njit(cache=True)
 def count_cloisters(T, W):
+    """Number of the player's cloister buildings."""
     n = 0
     for x in range(L.N_CELLS):
         c = W[L.GRID + x]
-        if is_building(c) and T[R_BUILDINGS + c - L.C_BUILDING, BC_CLOISTER] == 1:
+        if is_building(c) and T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_CLOISTER] == 1:
             n += 1
     return n
 
 
 @njit(cache=True)
 def first_display_any(W):
+    """Is any building on display?"""
     for b in range(L.N_BUILDINGS):
         if W[L.STATUS + b] == L.S_DISPLAY:
             return True

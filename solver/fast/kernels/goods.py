@@ -4,59 +4,42 @@
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
+from .. import ids as I
 from .. import layout as L
-from ..ids import (
-    BOOK,
-    C_COINS,
-    C_DISTINCT,
-    C_ENERGY,
-    C_FOOD,
-    C_POINTS,
-    CERAMIC,
-    COIN,
-    GRAIN,
-    NICKEL,
-    ORNAMENT,
-    R_ORDERS,
-    R_VALUES,
-    RELIQUARY,
-    STRAW,
-    WHISKEY,
-    WINE,
-    WONDER,
-)
 
 
 @njit(cache=True)
 def coin_value(g):
-    return g[COIN] + 5 * g[NICKEL]
+    """Money held as coins: 1-coin and 5-coin pieces (payment.coin_value)."""
+    return g[I.COIN] + 5 * g[I.NICKEL]
 
 
 @njit(cache=True)
 def pay_coins(g, n):
-    take = min(g[COIN], n)
-    g[COIN] -= take
+    """Pay n coins: 1-coins first, then break 5-coins (payment.pay_coins)."""
+    take = min(g[I.COIN], n)
+    g[I.COIN] -= take
     n -= take
-    while n > 0 and g[NICKEL] > 0:
-        g[NICKEL] -= 1
-        g[COIN] += 5
-        take = min(g[COIN], n)
-        g[COIN] -= take
+    while n > 0 and g[I.NICKEL] > 0:
+        g[I.NICKEL] -= 1
+        g[I.COIN] += 5
+        take = min(g[I.COIN], n)
+        g[I.COIN] -= take
         n -= take
 
 
 @njit(cache=True)
 def can_pay_goods(g, cost):
+    """Are the exact goods of a cost vector affordable, straw from grain (payment.can_pay_goods)?"""
     for i in range(L.N_GOODS):
         n = cost[i]
         if n == 0:
             continue
-        if i == STRAW:
-            short = n - g[STRAW]
-            if short > 0 and short > g[GRAIN] - cost[GRAIN]:
+        if i == I.STRAW:
+            short = n - g[I.STRAW]
+            if short > 0 and short > g[I.GRAIN] - cost[I.GRAIN]:
                 return False
         elif g[i] < n:
             return False
@@ -65,59 +48,61 @@ def can_pay_goods(g, cost):
 
 @njit(cache=True)
 def pay_goods(g, cost):
+    """Take the exact goods of a cost vector, flipping grain for straw (payment.pay_goods)."""
     for i in range(L.N_GOODS):
         n = cost[i]
         if n == 0:
             continue
-        if i == STRAW and g[STRAW] < n:
-            g[GRAIN] -= n - g[STRAW]
-            g[STRAW] = 0
+        if i == I.STRAW and g[I.STRAW] < n:
+            g[I.GRAIN] -= n - g[I.STRAW]
+            g[I.STRAW] = 0
         else:
             g[i] -= n
 
 
 @njit(cache=True)
 def feasible(T, g, food, energy2, points, distinct):
+    """Do the goods cover a picked price of food, energy, points and distinct goods?"""
     f = 0
     e = 0
     p = 0
     k = 0
     for i in range(L.N_GOODS):
-        f += g[i] * T[R_VALUES + 0, i]
-        e += g[i] * T[R_VALUES + 1, i]
-        p += g[i] * T[R_VALUES + 2, i]
+        f += g[i] * T[I.R_VALUES + 0, i]
+        e += g[i] * T[I.R_VALUES + 1, i]
+        p += g[i] * T[I.R_VALUES + 2, i]
         if g[i] > 0:
             k += 1
     return f >= food and e >= energy2 and p >= points and k >= distinct
 
 
 @njit(cache=True)
-def affordable(T, W, cost):
+def affordable(T, W, cost, rest):
+    """Can the player pay cost (a COST_SIZE vector)? ``rest``: 23 ints of work space."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     if not can_pay_goods(g, cost):
         return False
-    rest = g.copy()
+    rest[:] = g
     pay_goods(rest, cost)
-    if coin_value(rest) < cost[C_COINS]:
+    if coin_value(rest) < cost[I.C_COINS]:
         return False
-    pay_coins(rest, cost[C_COINS])
-    return feasible(T, rest, cost[C_FOOD], cost[C_ENERGY], cost[C_POINTS], cost[C_DISTINCT])
+    pay_coins(rest, cost[I.C_COINS])
+    return feasible(T, rest, cost[I.C_FOOD], cost[I.C_ENERGY], cost[I.C_POINTS], cost[I.C_DISTINCT])
 
 
 @njit(cache=True)
-def pay_rule(T, g, food, energy2, points, distinct):
+def pay_rule(T, g, food, energy2, points, distinct, got):
     """canonical.pay_rule: cheapest first in fixed orders, then hand back superfluous tiles."""
     if distinct > 0:
         taken = 0
         for j in range(L.N_GOODS):
-            gi = T[R_ORDERS + 3, j]
+            gi = T[I.R_ORDERS + 3, j]
             if gi < 0 or taken == distinct:
                 break
             if g[gi] > 0:
                 g[gi] -= 1
                 taken += 1
         return
-    got = np.zeros(L.N_GOODS, dtype=np.int64)
     for dim in range(3):
         need = food if dim == 0 else (energy2 if dim == 1 else points)
         if need <= 0:
@@ -126,22 +111,22 @@ def pay_rule(T, g, food, energy2, points, distinct):
         total = 0
         last = -1
         for j in range(L.N_GOODS):
-            gi = T[R_ORDERS + dim, j]
+            gi = T[I.R_ORDERS + dim, j]
             if gi < 0:
                 break
             while total < need and g[gi] > 0:
                 g[gi] -= 1
                 got[gi] += 1
-                total += T[R_VALUES + dim, gi]
+                total += T[I.R_VALUES + dim, gi]
             last = j
             if total >= need:
                 break
         for j in range(last, -1, -1):
-            gi = T[R_ORDERS + dim, j]
-            while got[gi] > 0 and total - T[R_VALUES + dim, gi] >= need:
+            gi = T[I.R_ORDERS + dim, j]
+            while got[gi] > 0 and total - T[I.R_VALUES + dim, gi] >= need:
                 got[gi] -= 1
                 g[gi] += 1
-                total -= T[R_VALUES + dim, gi]
+                total -= T[I.R_VALUES + dim, gi]
             # keep the remaining tiles of this good
 
 
@@ -168,11 +153,14 @@ def mix_largest(limit, b0, c0, o0, r0, out):
 
 @njit(cache=True)
 def goods_points(g):
-    fixed = 2 * g[BOOK] + 3 * g[CERAMIC] + 4 * g[ORNAMENT] + 8 * g[RELIQUARY] + 30 * g[WONDER]
-    coins = g[COIN] + 5 * g[NICKEL]
+    """RULES §14.1: points of the goods, coins, wine and whiskey grouped at best
+    (goods.goods_points)."""
+    fixed = (2 * g[I.BOOK] + 3 * g[I.CERAMIC] + 4 * g[I.ORNAMENT] + 8 * g[I.RELIQUARY]
+             + 30 * g[I.WONDER])
+    coins = g[I.COIN] + 5 * g[I.NICKEL]
     best = 0
-    for w in range(g[WINE] + 1):
-        for h in range(g[WHISKEY] + 1):
-            pts = 2 * ((coins + w + 2 * h) // 5) + (g[WINE] - w) + (g[WHISKEY] - h)
+    for w in range(g[I.WINE] + 1):
+        for h in range(g[I.WHISKEY] + 1):
+            pts = 2 * ((coins + w + 2 * h) // 5) + (g[I.WINE] - w) + (g[I.WHISKEY] - h)
             best = max(best, pts)
     return fixed + best

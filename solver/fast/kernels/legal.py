@@ -3,54 +3,10 @@
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
+from .. import ids as I
 from .. import layout as L
-from ..ids import (
-    BC_CLAY,
-    BC_CLOISTER,
-    BC_COINS,
-    BC_STONE,
-    BC_STRAW,
-    BC_TERR,
-    BC_WOOD,
-    BUILD0,
-    CLAY,
-    CONTRACT0,
-    CONVERT_WHISKEY,
-    CONVERT_WINE,
-    CUT0,
-    DISTRICT0,
-    END,
-    FELL0,
-    FREE0,
-    GRAIN,
-    LAND_DPRICE,
-    LAND_PPRICE,
-    M_DRINK,
-    MAX_LEGAL,
-    NBUILD0,
-    OPT0,
-    PLOT0,
-    R_BUILDINGS,
-    R_LAND,
-    R_MISC,
-    R_SETTLEMENTS,
-    R_VALUES,
-    SC_ENERGY,
-    SC_FOOD,
-    SC_TERR,
-    SETTLE0,
-    STONE,
-    STRAW,
-    T_PEAT,
-    T_WOOD,
-    USE0,
-    WHISKEY,
-    WINE,
-    WOOD,
-)
 from .board import (
     building_loc,
     district_row_ok,
@@ -73,9 +29,11 @@ from .wheel import wheel_choice_ok
 
 @njit(cache=True)
 def build_actions(T, W, out, n):
+    """BUILD actions: affordable display buildings on every empty space of their terrain."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     money = coin_value(g)
-    free = np.empty(L.N_CELLS, dtype=np.int64)  # empty buildable spaces, row-major
+    work = out[I.WORK0:]
+    free = work[I.W_FREE:I.W_FREE + L.N_CELLS]  # empty buildable spaces, row-major
     nfree = 0
     for x in range(L.N_CELLS):
         t = W[L.TERR + x]
@@ -84,16 +42,18 @@ def build_actions(T, W, out, n):
             nfree += 1
     if nfree == 0:
         return n
-    touch = np.full(nfree, -1, dtype=np.int64)  # cloister adjacency, computed on first need
+    touch = work[I.W_TOUCH:I.W_TOUCH + nfree]  # cloister adjacency, computed on first need
+    touch[:] = -1
     for b in range(L.N_BUILDINGS):
         if W[L.STATUS + b] != L.S_DISPLAY:
             continue
-        r = R_BUILDINGS + b
-        if (T[r, BC_WOOD] > g[WOOD] or T[r, BC_CLAY] > g[CLAY] or T[r, BC_STONE] > g[STONE]
-                or T[r, BC_STRAW] > g[STRAW] + g[GRAIN] or T[r, BC_COINS] > money):
+        r = I.R_BUILDINGS + b
+        if (T[r, I.BC_WOOD] > g[I.WOOD] or T[r, I.BC_CLAY] > g[I.CLAY]
+                or T[r, I.BC_STONE] > g[I.STONE] or T[r, I.BC_STRAW] > g[I.STRAW] + g[I.GRAIN]
+                or T[r, I.BC_COINS] > money):
             continue
-        mask = T[R_BUILDINGS + b, BC_TERR]
-        cl = T[R_BUILDINGS + b, BC_CLOISTER] == 1
+        mask = T[I.R_BUILDINGS + b, I.BC_TERR]
+        cl = T[I.R_BUILDINGS + b, I.BC_CLOISTER] == 1
         for i in range(nfree):
             x = free[i]
             if (mask >> W[L.TERR + x]) & 1 == 0:
@@ -103,26 +63,27 @@ def build_actions(T, W, out, n):
                     touch[i] = 1 if touches_cloister(T, W, x) else 0
                 if touch[i] == 0:
                     continue
-            out[n] = BUILD0 + L.N_CELLS * b + x
+            out[n] = I.BUILD0 + L.N_CELLS * b + x
             n += 1
     return n
 
 
 @njit(cache=True)
 def land_actions(T, W, free, district, plot, out, n):
+    """DISTRICT / PLOT actions within the window (free: granted, no price)."""
     money = coin_value(W[L.GOODS:L.GOODS + L.N_GOODS])
     lo, hi = land_rows(W)
-    if district and W[L.NDIST] < 9 and (free or money >= T[R_LAND, LAND_DPRICE + W[L.NDIST]]):
+    if district and W[L.NDIST] < 9 and (free or money >= T[I.R_LAND, I.LAND_DPRICE + W[L.NDIST]]):
         for y in range(L.N_ROWS):
             if district_row_ok(W, y + L.ROW_MIN, lo, hi):
-                out[n] = DISTRICT0 + 2 * y
-                out[n + 1] = DISTRICT0 + 2 * y + 1
+                out[n] = I.DISTRICT0 + 2 * y
+                out[n + 1] = I.DISTRICT0 + 2 * y + 1
                 n += 2
-    if plot and W[L.NPLOT] < 9 and (free or money >= T[R_LAND, LAND_PPRICE + W[L.NPLOT]]):
+    if plot and W[L.NPLOT] < 9 and (free or money >= T[I.R_LAND, I.LAND_PPRICE + W[L.NPLOT]]):
         for side in range(2):
             for y in range(L.N_ROWS):
                 if plot_row_ok(W, y + L.ROW_MIN, side, lo, hi):
-                    out[n] = PLOT0 + 2 * y + side
+                    out[n] = I.PLOT0 + 2 * y + side
                     n += 1
     return n
 
@@ -134,25 +95,27 @@ def settle_actions(T, W, out, n):
     food = 0
     energy2 = 0
     for i in range(L.N_GOODS):
-        food += g[i] * T[R_VALUES + 0, i]
-        energy2 += g[i] * T[R_VALUES + 1, i]
+        food += g[i] * T[I.R_VALUES + 0, i]
+        energy2 += g[i] * T[I.R_VALUES + 1, i]
     for s in range(8):
         if (W[L.SETTL] >> s) & 1 == 0:
             continue
-        if food < T[R_SETTLEMENTS + s, SC_FOOD] or energy2 < 2 * T[R_SETTLEMENTS + s, SC_ENERGY]:
+        r = I.R_SETTLEMENTS + s
+        if food < T[r, I.SC_FOOD] or energy2 < 2 * T[r, I.SC_ENERGY]:
             continue
-        mask = T[R_SETTLEMENTS + s, SC_TERR]
+        mask = T[I.R_SETTLEMENTS + s, I.SC_TERR]
         for x in range(L.N_CELLS):
             t = W[L.TERR + x]
             if t == L.T_NONE or W[L.GRID + x] != L.C_EMPTY or (mask >> t) & 1 == 0:
                 continue
-            out[n] = SETTLE0 + L.N_CELLS * s + x
+            out[n] = I.SETTLE0 + L.N_CELLS * s + x
             n += 1
     return n
 
 
 @njit(cache=True)
 def fell_cut_actions(W, feature, token, base, out, n):
+    """FELL / CUT actions on every forest / moor, with own indicator and/or joker."""
     for x in range(L.N_CELLS):
         if W[L.GRID + x] == feature:
             for j in range(2):
@@ -164,28 +127,31 @@ def fell_cut_actions(W, feature, token, base, out, n):
 
 @njit(cache=True)
 def convert_actions(W, out, n):
-    if W[L.GOODS + WINE] > 0:
-        out[n] = CONVERT_WINE
+    """CONVERT actions: wine and whiskey to coins."""
+    if W[L.GOODS + I.WINE] > 0:
+        out[n] = I.CONVERT_WINE
         n += 1
-    if W[L.GOODS + WHISKEY] > 0:
-        out[n] = CONVERT_WHISKEY
+    if W[L.GOODS + I.WHISKEY] > 0:
+        out[n] = I.CONVERT_WHISKEY
         n += 1
     return n
 
 
 @njit(cache=True)
 def neutral_cell_ok(T, W, b, x):
+    """May the neutral build b on its space x (cover only like with like, cloisters touching)?"""
     c = W[L.NGRID + x]
-    cl = T[R_BUILDINGS + b, BC_CLOISTER] == 1
+    cl = T[I.R_BUILDINGS + b, I.BC_CLOISTER] == 1
     if c == L.C_EMPTY:
         return (not cl) or ntouches_cloister(T, W, x)
     if is_building(c):
-        return (T[R_BUILDINGS + c - L.C_BUILDING, BC_CLOISTER] == 1) == cl
+        return (T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_CLOISTER] == 1) == cl
     return False
 
 
 @njit(cache=True)
 def neutral_targets(W, out):
+    """Buildings the neutral built this phase that are free for a work contract; their number."""
     n = 0
     for i in range(L.N_NBUILT):
         b = W[L.NBUILT + i]
@@ -207,7 +173,7 @@ def fee_kinds(T, W):
     k = 0
     if coin_value(g) >= fee(W):
         k |= 1
-    if g[T[R_MISC, M_DRINK]] > 0:
+    if g[T[I.R_MISC, I.M_DRINK]] > 0:
         k |= 2
     return k
 
@@ -217,7 +183,7 @@ def slot_actions(T, W, fb, out):
     """A turn's actions: END, then (before the main action) uses, contracts, felling,
     cutting and builds, then land purchase and conversions."""
     n = 0
-    out[n] = END
+    out[n] = I.END
     n += 1
     if W[fb + L.F_AUX] & 1 == 0:
         lay = free_clergy(W, 0, 0) >= 0
@@ -227,10 +193,10 @@ def slot_actions(T, W, fb, out):
             if is_building(c) and not occupied(W, x):
                 b = c - L.C_BUILDING
                 if lay:
-                    out[n] = USE0 + 2 * b
+                    out[n] = I.USE0 + 2 * b
                     n += 1
                 if pri:
-                    out[n] = USE0 + 2 * b + 1
+                    out[n] = I.USE0 + 2 * b + 1
                     n += 1
         fk = fee_kinds(T, W)
         if fk:
@@ -245,10 +211,10 @@ def slot_actions(T, W, fb, out):
                             continue
                         for f in range(2):
                             if (fk >> f) & 1:
-                                out[n] = CONTRACT0 + 4 * b + 2 * k + f
+                                out[n] = I.CONTRACT0 + 4 * b + 2 * k + f
                                 n += 1
-        n = fell_cut_actions(W, L.C_FOREST, T_WOOD, FELL0, out, n)
-        n = fell_cut_actions(W, L.C_MOOR, T_PEAT, CUT0, out, n)
+        n = fell_cut_actions(W, L.C_FOREST, I.T_WOOD, I.FELL0, out, n)
+        n = fell_cut_actions(W, L.C_MOOR, I.T_PEAT, I.CUT0, out, n)
         n = build_actions(T, W, out, n)
     if W[L.BOUGHT] == 0:
         n = land_actions(T, W, False, True, True, out, n)
@@ -269,46 +235,45 @@ def legal_unsorted(T, W, out):
     elif kind == L.K_OPTION or kind == L.K_PRIOR_BONUS:
         b = W[fb + L.F_B]
         loc = W[fb + L.F_LOC]
-        opts = out[MAX_LEGAL - 512:MAX_LEGAL - 448]
-        work = out[MAX_LEGAL - 448:]
+        work = out[I.WORK0:]
         if kind == L.K_OPTION:
-            m = valid_options(T, W, b, loc, opts, work)
+            m = valid_options(T, W, b, loc, work)
         else:
-            out[n] = END
+            out[n] = I.END
             n += 1
             m = 0
             if W[L.CLERGY + 2] == -1:
                 W[L.CLERGY + 2] = loc
-                m = valid_options(T, W, b, loc, opts, work)
+                m = valid_options(T, W, b, loc, work)
                 W[L.CLERGY + 2] = -1
         for i in range(m):
-            out[n] = OPT0 + opts[i]
+            out[n] = I.OPT0 + work[I.W_OPTS + i]
             n += 1
     elif kind == L.K_FREE_USE:
-        out[n] = END
+        out[n] = I.END
         n += 1
-        buf = np.empty(L.N_BUILDINGS + 16, dtype=np.int64)
-        m = free_targets(T, W, W[fb + L.F_B], W[fb + L.F_LOC], buf)
+        work = out[I.WORK0:]
+        m = free_targets(T, W, W[fb + L.F_B], W[fb + L.F_LOC], work)
         for i in range(m):
-            out[n] = FREE0 + buf[i]
+            out[n] = I.FREE0 + work[I.W_TARGETS + i]
             n += 1
     elif kind == L.K_GRANT_BUILD:
-        out[n] = END
+        out[n] = I.END
         n += 1
         n = build_actions(T, W, out, n)
     elif kind == L.K_GRANT_SETTLE:
-        out[n] = END
+        out[n] = I.END
         n += 1
         n = settle_actions(T, W, out, n)
     elif kind == L.K_GRANT_FELL_CUT:
-        out[n] = END
+        out[n] = I.END
         n += 1
         if W[fb + L.F_AUX] & 1:
-            n = fell_cut_actions(W, L.C_FOREST, T_WOOD, FELL0, out, n)
+            n = fell_cut_actions(W, L.C_FOREST, I.T_WOOD, I.FELL0, out, n)
         if W[fb + L.F_AUX] & 2:
-            n = fell_cut_actions(W, L.C_MOOR, T_PEAT, CUT0, out, n)
+            n = fell_cut_actions(W, L.C_MOOR, I.T_PEAT, I.CUT0, out, n)
     elif kind == L.K_GRANT_LAND:
-        out[n] = END
+        out[n] = I.END
         n += 1
         aux = W[fb + L.F_AUX]
         n = land_actions(T, W, True, aux & 1, aux & 2, out, n)
@@ -316,21 +281,21 @@ def legal_unsorted(T, W, out):
         b = first_display(T, W)
         for x in range(L.N_NCELLS):
             if neutral_cell_ok(T, W, b, x):
-                out[n] = NBUILD0 + x
+                out[n] = I.NBUILD0 + x
                 n += 1
     elif kind == L.K_NEUTRAL_CONTRACT:
-        out[n] = END
+        out[n] = I.END
         n += 1
         fk = fee_kinds(T, W)
-        buf = np.empty(L.N_NBUILT, dtype=np.int64)
+        buf = out[I.WORK0 + I.W_TARGETS:I.WORK0 + I.W_NB]
         m = neutral_targets(W, buf)
         for i in range(m):
             for f in range(2):
                 if (fk >> f) & 1:
-                    out[n] = CONTRACT0 + 4 * buf[i] + 2 + f
+                    out[n] = I.CONTRACT0 + 4 * buf[i] + 2 + f
                     n += 1
     elif kind == L.K_SETTLE:
-        out[n] = END
+        out[n] = I.END
         n += 1
         aux = W[fb + L.F_AUX]
         if aux == 0:

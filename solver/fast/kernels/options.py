@@ -14,43 +14,6 @@ from numba import njit
 
 from .. import ids as I
 from .. import layout as L
-from ..ids import (
-    BC_EFFECT,
-    BEER,
-    BOOK,
-    BREAD,
-    C_COINS,
-    C_DISTINCT,
-    C_ENERGY,
-    C_FOOD,
-    C_POINTS,
-    CERAMIC,
-    CLAY,
-    COAL,
-    COST_SIZE,
-    EF_FIXED_COST,
-    EF_OPTIONS,
-    FLOUR,
-    GRAIN,
-    GRAPES,
-    M_BROTHER_RATE2,
-    M_PRIORY,
-    MALT,
-    MEAT,
-    ORNAMENT,
-    PEAT,
-    R_BUILDINGS,
-    R_COSTS,
-    R_EFFECTS,
-    R_MISC,
-    RELIQUARY,
-    SHEEP,
-    STONE,
-    STRAW,
-    WHISKEY,
-    WINE,
-    WOOD,
-)
 from .board import count_cloisters, count_features, first_display_any, is_building, loc_content
 from .goods import affordable, coin_value, mix_largest
 from .wheel import wheel_choice_ok
@@ -74,14 +37,14 @@ def option_data(T, W, b, loc, o, data, cost):
     Returns False if the option does not exist now (the reference engine would not offer it,
     or its canonical rule yields nothing). Affordability is checked by the caller.
     """
-    eff = T[R_BUILDINGS + b, BC_EFFECT]
+    eff = T[I.R_BUILDINGS + b, I.BC_EFFECT]
     for i in range(4):
         data[i] = 0
-    if T[R_EFFECTS + eff, EF_FIXED_COST]:
-        for i in range(COST_SIZE):
-            cost[i] = T[R_COSTS + eff, i]
+    if T[I.R_EFFECTS + eff, I.EF_FIXED_COST]:
+        for i in range(I.COST_SIZE):
+            cost[i] = T[I.R_COSTS + eff, i]
         return True
-    for i in range(COST_SIZE):
+    for i in range(I.COST_SIZE):
         cost[i] = 0
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     r = _wheel_and_free_options(T, W, eff, o, data)
@@ -118,42 +81,38 @@ def _wheel_and_free_options(T, W, eff, o, data):
 @njit(cache=True)
 def _converter_options(g, eff, o, data, cost):
     """Converters: how much they convert follows from the goods (the maximum, or a half)."""
-    if eff == I.E_WINDMILL:
-        k = min(7, g[GRAIN])
+    if eff == I.E_WINDMILL or eff == I.E_MALTHOUSE:
+        if eff == I.E_WINDMILL:
+            k = min(7, g[I.GRAIN])
+        else:
+            k = g[I.GRAIN] if o == 1 else g[I.GRAIN] // 2
         if k <= 0:
             return 0
         data[0] = k
-        cost[GRAIN] = k
-        return 1
-    if eff == I.E_MALTHOUSE:
-        k = g[GRAIN] if o == 1 else g[GRAIN] // 2
-        if k <= 0:
-            return 0
-        data[0] = k
-        cost[GRAIN] = k
+        cost[I.GRAIN] = k
         return 1
     if eff == I.E_BAKERY:
-        energy2 = g[STRAW] * 1 + g[WOOD] * 2 + g[PEAT] * 4 + g[COAL] * 6
+        energy2 = g[I.STRAW] * 1 + g[I.WOOD] * 2 + g[I.PEAT] * 4 + g[I.COAL] * 6
         if o <= 3:
-            n = min(g[FLOUR], energy2)
+            n = min(g[I.FLOUR], energy2)
             m = o - 1
         else:
             n = 0
             m = o - 3
         if n == 0 and m == 0:
             return 0
-        if m > min(2, g[BREAD] + n):
+        if m > min(2, g[I.BREAD] + n):
             return 0
         data[0] = n
         data[1] = m
-        cost[FLOUR] = n
-        cost[C_ENERGY] = n
+        cost[I.FLOUR] = n
+        cost[I.C_ENERGY] = n
         return 1
     if eff == I.E_BREWERY or eff == I.E_WINERY:
         if eff == I.E_BREWERY:
-            kmax, made = min(g[GRAIN], g[MALT]), g[BEER]
+            kmax, made = min(g[I.GRAIN], g[I.MALT]), g[I.BEER]
         else:
-            kmax, made = g[GRAPES], g[WINE]
+            kmax, made = g[I.GRAPES], g[I.WINE]
         k = kmax if o <= 2 else 0
         s = 0 if o == 1 else 1
         if k == 0 and s == 0:
@@ -163,40 +122,40 @@ def _converter_options(g, eff, o, data, cost):
         data[0] = k
         data[1] = s
         if eff == I.E_BREWERY:
-            cost[GRAIN] = k
-            cost[MALT] = k
+            cost[I.GRAIN] = k
+            cost[I.MALT] = k
         else:
-            cost[GRAPES] = k
+            cost[I.GRAPES] = k
         return 1
     if eff == I.E_KILN:
-        k = 0 if o == 1 else g[PEAT]
+        k = 0 if o == 1 else g[I.PEAT]
         data[0] = k
-        cost[PEAT] = k
+        cost[I.PEAT] = k
         return 1
     if eff == I.E_SLAUGHTER:
-        k = min(g[SHEEP], g[STRAW] + g[GRAIN])
+        k = min(g[I.SHEEP], g[I.STRAW] + g[I.GRAIN])
         if k <= 0:
             return 0
         data[0] = k
-        cost[SHEEP] = k
-        cost[STRAW] = k
+        cost[I.SHEEP] = k
+        cost[I.STRAW] = k
         return 1
     if eff == I.E_DISTILLERY:
-        k = min(g[MALT], g[WOOD], g[PEAT])
+        k = min(g[I.MALT], g[I.WOOD], g[I.PEAT])
         if k <= 0:
             return 0
         data[0] = k
-        cost[MALT] = k
-        cost[WOOD] = k
-        cost[PEAT] = k
+        cost[I.MALT] = k
+        cost[I.WOOD] = k
+        cost[I.PEAT] = k
         return 1
     if eff == I.E_DORMITORY:
-        k = 0 if o == 1 else min(g[STRAW] + g[GRAIN], g[WOOD])
+        k = 0 if o == 1 else min(g[I.STRAW] + g[I.GRAIN], g[I.WOOD])
         if o == 2 and k <= 0:
             return 0
         data[0] = k
-        cost[STRAW] = k
-        cost[WOOD] = k
+        cost[I.STRAW] = k
+        cost[I.WOOD] = k
         return 1
     return -1
 
@@ -206,19 +165,19 @@ def _menu_options(g, eff, o, data, cost):
     """Fixed menus: option o is one entry of a list that does not depend on the state."""
     if eff == I.E_COURTYARD:
         data[0] = BASIC[o - 1]
-        cost[C_DISTINCT] = 3
+        cost[I.C_DISTINCT] = 3
     elif eff == I.E_FUEL:
         data[0] = 5 if o == 1 else (8 if o == 2 else 10)
-        cost[C_ENERGY] = 6 * o
+        cost[I.C_ENERGY] = 6 * o
     elif eff == I.E_LIGHTHOUSE:
-        data[0] = BEER if o == 1 else WHISKEY
+        data[0] = I.BEER if o == 1 else I.WHISKEY
     elif eff == I.E_STONE_MERCHANT:
         data[0] = o
-        cost[C_FOOD] = 2 * o
-        cost[C_ENERGY] = 2 * o
+        cost[I.C_FOOD] = 2 * o
+        cost[I.C_ENERGY] = 2 * o
     elif eff == I.E_SACRED:
-        data[0] = GRAIN if o <= 2 else MALT
-        data[1] = BEER if o % 2 == 1 else WHISKEY
+        data[0] = I.GRAIN if o <= 2 else I.MALT
+        data[1] = I.BEER if o % 2 == 1 else I.WHISKEY
     elif eff == I.E_DRUID:
         i = 0
         for a in range(6):
@@ -228,52 +187,52 @@ def _menu_options(g, eff, o, data, cost):
                     if i == o:
                         data[0] = BASIC[a]
                         data[1] = BASIC[bb]
-        cost[BOOK] = 1
+        cost[I.BOOK] = 1
     elif eff == I.E_WORKSHOP:
         data[0] = o // 2
         data[1] = o % 2
-        cost[CLAY] = data[0]
-        cost[STONE] = data[1]
-        cost[C_ENERGY] = 2 * (data[0] + data[1])
+        cost[I.CLAY] = data[0]
+        cost[I.STONE] = data[1]
+        cost[I.C_ENERGY] = 2 * (data[0] + data[1])
     elif eff == I.E_INN:
         data[0] = o // 2
         data[1] = o % 2
-        cost[WINE] = data[1]
-        cost[C_FOOD] = data[0]
+        cost[I.WINE] = data[1]
+        cost[I.C_FOOD] = data[0]
     elif eff == I.E_ALEHOUSE:
         data[0] = o // 2
         data[1] = o % 2
-        cost[BEER] = data[0]
-        cost[WHISKEY] = data[1]
+        cost[I.BEER] = data[0]
+        cost[I.WHISKEY] = data[1]
     elif eff == I.E_CHURCH:
         data[0] = o
-        cost[BREAD] = o
-        cost[WINE] = o
+        cost[I.BREAD] = o
+        cost[I.WINE] = o
     elif eff == I.E_CHAPEL:
         data[0] = o // 4
         data[1] = o % 4
-        cost[BEER] = data[1]
-        cost[WHISKEY] = data[1]
-        cost[C_COINS] = data[0]
+        cost[I.BEER] = data[1]
+        cost[I.WHISKEY] = data[1]
+        cost[I.C_COINS] = data[0]
     elif eff == I.E_COAL_HARBOR:
         data[0] = o
-        cost[COAL] = o
+        cost[I.COAL] = o
     elif eff == I.E_SHIPPING:
-        data[0] = MEAT if o == 1 else (BREAD if o == 2 else WINE)
-        cost[C_ENERGY] = 6
+        data[0] = I.MEAT if o == 1 else (I.BREAD if o == 2 else I.WINE)
+        cost[I.C_ENERGY] = 6
     elif eff == I.E_COOPERAGE:
-        data[0] = BEER if o == 1 else WHISKEY
-        cost[WOOD] = 3
+        data[0] = I.BEER if o == 1 else I.WHISKEY
+        cost[I.WOOD] = 3
     elif eff == I.E_CAMERA:
         data[0] = o
-        cost[BOOK] = o
-        cost[CERAMIC] = o
+        cost[I.BOOK] = o
+        cost[I.CERAMIC] = o
     elif eff == I.E_ESTATE:
         # (e, f) in order (0,1) (0,2) (1,0) (1,1) (2,0)
         data[0] = 0 if o <= 2 else (1 if o <= 4 else 2)
         data[1] = (1, 2, 0, 1, 0)[o - 1]
-        cost[C_FOOD] = 10 * data[1]
-        cost[C_ENERGY] = 12 * data[0]
+        cost[I.C_FOOD] = 10 * data[1]
+        cost[I.C_ENERGY] = 12 * data[0]
     else:
         return -1
     return 1
@@ -283,20 +242,20 @@ def _menu_options(g, eff, o, data, cost):
 def _other_options(T, W, g, eff, o, data, cost):
     """The rest: options bounded by goods held, wonders left, forests, or a point limit."""
     if eff == I.E_SPINNING:
-        return 1 if g[SHEEP] > 0 else 0
+        return 1 if g[I.SHEEP] > 0 else 0
     if eff == I.E_LIBRARY:
         # k in 0..3, s in 0..1, not both 0, in that order
         k = o // 2
         s = o % 2
-        if s > min(1, g[BOOK] + k):
+        if s > min(1, g[I.BOOK] + k):
             return 0
         data[0] = k
         data[1] = s
-        cost[C_COINS] = k
+        cost[I.C_COINS] = k
         return 1
     if eff == I.E_REFECTORY:
         k = o - 1
-        if k > min(4, g[MEAT] + 1):
+        if k > min(4, g[I.MEAT] + 1):
             return 0
         data[0] = k
         return 1
@@ -312,7 +271,7 @@ def _other_options(T, W, g, eff, o, data, cost):
         if k <= 0 or k > kmax:
             return 0
         data[0] = k
-        cost[C_COINS] = 5 + 10 * (k - 1)
+        cost[I.C_COINS] = 5 + 10 * (k - 1)
         return 1
     if eff == I.E_PILGRIMAGE:
         return 1 if pilgrimage(g, o, data) else 0
@@ -323,24 +282,24 @@ def _other_options(T, W, g, eff, o, data, cost):
         return 1
     if eff == I.E_CHAMBER or eff == I.E_SACRISTY or eff == I.E_ROUND_TOWER:
         if eff == I.E_CHAMBER:
-            cost[C_DISTINCT] = 13
+            cost[I.C_DISTINCT] = 13
         elif eff == I.E_SACRISTY:
-            cost[BOOK] = 1
-            cost[CERAMIC] = 1
-            cost[ORNAMENT] = 1
-            cost[RELIQUARY] = 1
+            cost[I.BOOK] = 1
+            cost[I.CERAMIC] = 1
+            cost[I.ORNAMENT] = 1
+            cost[I.RELIQUARY] = 1
         else:
-            cost[WHISKEY] = 1
-            cost[C_COINS] = 5
-            cost[C_POINTS] = 14
+            cost[I.WHISKEY] = 1
+            cost[I.C_COINS] = 5
+            cost[I.C_POINTS] = 14
         return 1 if W[L.WONDERS] > 0 else 0
     if eff == I.E_FESTIVAL or eff == I.E_BROTHERHOOD:
         if eff == I.E_FESTIVAL:
             limit = count_features(W, L.C_FOREST) + count_features(W, L.C_MOOR)
-            cost[BEER] = 1
+            cost[I.BEER] = 1
         else:
-            limit = (T[R_MISC, M_BROTHER_RATE2] * count_cloisters(T, W)) // 2
-            cost[C_COINS] = 5
+            limit = (T[I.R_MISC, I.M_BROTHER_RATE2] * count_cloisters(T, W)) // 2
+            cost[I.C_COINS] = 5
         first = 0 if o == 1 else 1
         return 1 if mix_largest(limit, first, first, first, first, data) else 0
     return 0
@@ -350,8 +309,8 @@ def _other_options(T, W, g, eff, o, data, cost):
 def pilgrimage(g, o, data):
     """Pilgrimage Site option o: the upgrades of one or two point goods, as gains in data."""
     # sequences: B, C, O, BB, BC, BO, CC, CO, OO (B=book, C=ceramic, O=ornament)
-    h = np.zeros(4, dtype=np.int64)
-    h[0], h[1], h[2], h[3] = g[BOOK], g[CERAMIC], g[ORNAMENT], g[RELIQUARY]
+    h = data  # counts of book, ceramic, ornament, reliquary; then the gains
+    h[0], h[1], h[2], h[3] = g[I.BOOK], g[I.CERAMIC], g[I.ORNAMENT], g[I.RELIQUARY]
     s0 = -1
     s1 = -1
     if o <= 3:
@@ -366,10 +325,10 @@ def pilgrimage(g, o, data):
             return False
         h[s] -= 1
         h[s + 1] += 1
-    data[0] = h[0] - g[BOOK]
-    data[1] = h[1] - g[CERAMIC]
-    data[2] = h[2] - g[ORNAMENT]
-    data[3] = h[3] - g[RELIQUARY]
+    h[0] -= g[I.BOOK]
+    h[1] -= g[I.CERAMIC]
+    h[2] -= g[I.ORNAMENT]
+    h[3] -= g[I.RELIQUARY]
     return True
 
 
@@ -380,7 +339,7 @@ def priory_target(T, W, owner):
     if pos < 0:
         return -1
     c = loc_content(W, pos)
-    if is_building(c) and c - L.C_BUILDING != T[R_MISC, M_PRIORY]:
+    if is_building(c) and c - L.C_BUILDING != T[I.R_MISC, I.M_PRIORY]:
         return c - L.C_BUILDING
     return -1
 
@@ -396,22 +355,23 @@ def count_priory_targets(T, W):
 
 
 @njit(cache=True)
-def valid_options(T, W, b, loc, out, work):
-    """Canonical options (1-based; 0 always) legal for using b now, deduplicated by data.
-
-    ``work`` is scratch space of at least 4 + COST_SIZE + 4 * 64 ints.
+def valid_options(T, W, b, loc, work):
+    """Canonical options (1-based; 0 always) legal for using b now, deduplicated by data, into
+    work[W_OPTS:]; returns their number. ``work`` is the work space (ids.WORK0).
     """
-    data = work[0:4]
-    cost = work[4:4 + COST_SIZE]
-    seen = work[4 + COST_SIZE:4 + COST_SIZE + 4 * 64]
+    out = work[I.W_OPTS:I.W_DATA]
+    data = work[I.W_DATA:I.W_DATA + 4]
+    cost = work[I.W_COST:I.W_COST + I.COST_SIZE]
+    seen = work[I.W_SEEN:I.W_REST]
+    rest = work[I.W_REST:I.W_REST + L.N_GOODS]
     n = 0
     out[n] = 0
     n += 1
     nseen = 0
-    for o in range(1, T[R_EFFECTS + T[R_BUILDINGS + b, BC_EFFECT], EF_OPTIONS] + 1):
+    for o in range(1, T[I.R_EFFECTS + T[I.R_BUILDINGS + b, I.BC_EFFECT], I.EF_OPTIONS] + 1):
         if not option_data(T, W, b, loc, o, data, cost):
             continue
-        if not affordable(T, W, cost):
+        if not affordable(T, W, cost, rest):
             continue
         dup = False
         for i in range(nseen):

@@ -13,39 +13,6 @@ from numba import njit
 
 from .. import ids as I
 from .. import layout as L
-from ..ids import (
-    BC_EFFECT,
-    BEER,
-    BOOK,
-    BREAD,
-    C_COINS,
-    C_DISTINCT,
-    C_ENERGY,
-    C_FOOD,
-    C_POINTS,
-    CERAMIC,
-    CLAY,
-    COAL,
-    COIN,
-    COST_SIZE,
-    EF_GAINS,
-    FLOUR,
-    GRAPES,
-    MALT,
-    MEAT,
-    ORNAMENT,
-    R_BUILDINGS,
-    R_EFFECTS,
-    R_GAINS,
-    RELIQUARY,
-    SHEEP,
-    STONE,
-    STRAW,
-    WHISKEY,
-    WINE,
-    WONDER,
-    WOOD,
-)
 from .board import is_building, neighbours, nneighbours, occupied, return_clergy
 from .frames import in_chain, push
 from .goods import pay_coins, pay_goods, pay_rule
@@ -56,9 +23,11 @@ TOKEN_GOOD = np.array(I.TOKEN_GOOD, dtype=np.int64)
 
 
 @njit(cache=True)
-def free_targets(T, W, src, loc, out):
-    """Free-use targets granted by building src standing at loc (not yet chain-filtered)."""
-    eff = T[R_BUILDINGS + src, BC_EFFECT]
+def free_targets(T, W, src, loc, work):
+    """Free-use targets granted by building src standing at loc, outside the current chain,
+    into work[W_TARGETS:]; returns their number."""
+    out = work[I.W_TARGETS:I.W_NB]
+    eff = T[I.R_BUILDINGS + src, I.BC_EFFECT]
     n = 0
     if eff == I.E_PRIORY:
         for owner in range(2):
@@ -69,7 +38,7 @@ def free_targets(T, W, src, loc, out):
     elif eff == I.E_GARDEN or eff == I.E_COTTAGE:
         if loc < 0:
             return 0
-        nb = np.empty(5, dtype=np.int64)
+        nb = work[I.W_NB:I.W_NB + 5]
         if loc >= L.NEUTRAL_LOC:
             m = nneighbours(loc - L.NEUTRAL_LOC, nb)
             for i in range(m):
@@ -110,23 +79,22 @@ def free_targets(T, W, src, loc, out):
 
 
 @njit(cache=True)
-def grant_free_use(T, W, src, loc):
+def grant_free_use(T, W, src, loc, work):
     """Push a free-use decision if building src at loc has a target outside the chain."""
-    buf = np.empty(L.N_BUILDINGS + 16, dtype=np.int64)
-    if free_targets(T, W, src, loc, buf) > 0:
+    if free_targets(T, W, src, loc, work) > 0:
         push(W, L.K_FREE_USE, src, loc, 0)
 
 
 @njit(cache=True)
-def resolve(T, W, b, loc, data):
+def resolve(T, W, b, loc, data, work):
     """Outputs and follow-ups of building b's function after its cost is paid."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
-    eff = T[R_BUILDINGS + b, BC_EFFECT]
-    if T[R_EFFECTS + eff, EF_GAINS]:
+    eff = T[I.R_BUILDINGS + b, I.BC_EFFECT]
+    if T[I.R_EFFECTS + eff, I.EF_GAINS]:
         for i in range(L.N_GOODS):
-            g[i] += T[R_GAINS + eff, i]
+            g[i] += T[I.R_GAINS + eff, i]
     elif not _resolve_products(g, eff, data):
-        _resolve_actions(T, W, g, eff, b, loc, data)
+        _resolve_actions(T, W, g, eff, b, loc, data, work)
 
 
 @njit(cache=True)
@@ -135,116 +103,116 @@ def _resolve_products(g, eff, data):
     if eff == I.E_COURTYARD:
         g[data[0]] += 6
     elif eff == I.E_WINDMILL:
-        g[FLOUR] += data[0]
-        g[STRAW] += data[0]
+        g[I.FLOUR] += data[0]
+        g[I.STRAW] += data[0]
     elif eff == I.E_MALTHOUSE:
-        g[MALT] += data[0]
-        g[STRAW] += data[0]
+        g[I.MALT] += data[0]
+        g[I.STRAW] += data[0]
     elif eff == I.E_BAKERY:
-        g[BREAD] += data[0] - data[1]
-        g[COIN] += 4 * data[1]
+        g[I.BREAD] += data[0] - data[1]
+        g[I.COIN] += 4 * data[1]
     elif eff == I.E_BREWERY:
-        g[BEER] += data[0] - data[1]
-        g[COIN] += 7 * data[1]
+        g[I.BEER] += data[0] - data[1]
+        g[I.COIN] += 7 * data[1]
     elif eff == I.E_WINERY:
-        g[WINE] += data[0] - data[1]
-        g[COIN] += 7 * data[1]
+        g[I.WINE] += data[0] - data[1]
+        g[I.COIN] += 7 * data[1]
     elif eff == I.E_FUEL:
-        g[COIN] += data[0]
+        g[I.COIN] += data[0]
     elif eff == I.E_KILN:
-        g[COAL] += 1 + data[0]
-        g[COIN] += 1
+        g[I.COAL] += 1 + data[0]
+        g[I.COIN] += 1
     elif eff == I.E_LIGHTHOUSE:
-        g[COIN] += 3
+        g[I.COIN] += 3
         g[data[0]] += 1
     elif eff == I.E_SPINNING:
-        s = g[SHEEP]
-        g[COIN] += 0 if s == 0 else (3 if s <= 4 else (5 if s <= 8 else 6))
+        s = g[I.SHEEP]
+        g[I.COIN] += 0 if s == 0 else (3 if s <= 4 else (5 if s <= 8 else 6))
     elif eff == I.E_STONE_MERCHANT:
-        g[STONE] += data[0]
+        g[I.STONE] += data[0]
     elif eff == I.E_SACRED:
-        g[BOOK] += 1
+        g[I.BOOK] += 1
         g[data[0]] += 2
         g[data[1]] += 1
     elif eff == I.E_DRUID:
         g[data[0]] += 5
         g[data[1]] += 3
     elif eff == I.E_LIBRARY:
-        g[BOOK] += data[0] - data[1]
-        g[MEAT] += data[1]
-        g[WINE] += data[1]
+        g[I.BOOK] += data[0] - data[1]
+        g[I.MEAT] += data[1]
+        g[I.WINE] += data[1]
     elif eff == I.E_WORKSHOP:
-        g[CERAMIC] += data[0]
-        g[ORNAMENT] += data[1]
+        g[I.CERAMIC] += data[0]
+        g[I.ORNAMENT] += data[1]
     elif eff == I.E_SLAUGHTER:
-        g[MEAT] += data[0]
+        g[I.MEAT] += data[0]
     elif eff == I.E_INN:
-        g[COIN] += data[0] + 6 * data[1]
+        g[I.COIN] += data[0] + 6 * data[1]
     elif eff == I.E_ALEHOUSE:
-        g[COIN] += 8 * data[0] + 7 * data[1]
+        g[I.COIN] += 8 * data[0] + 7 * data[1]
     elif eff == I.E_DISTILLERY:
-        g[WHISKEY] += 2 * data[0]
+        g[I.WHISKEY] += 2 * data[0]
     elif eff == I.E_CHURCH or eff == I.E_FORGER:
-        g[RELIQUARY] += data[0]
+        g[I.RELIQUARY] += data[0]
     elif eff == I.E_CHAPEL:
-        g[BOOK] += data[0]
-        g[RELIQUARY] += data[1]
+        g[I.BOOK] += data[0]
+        g[I.RELIQUARY] += data[1]
     elif eff == I.E_REFECTORY:
-        g[BEER] += 1
-        g[MEAT] += 1 - data[0]
-        g[CERAMIC] += data[0]
+        g[I.BEER] += 1
+        g[I.MEAT] += 1 - data[0]
+        g[I.CERAMIC] += data[0]
     elif eff == I.E_COAL_HARBOR:
-        g[COIN] += 3 * data[0]
-        g[WHISKEY] += data[0]
+        g[I.COIN] += 3 * data[0]
+        g[I.WHISKEY] += data[0]
     elif eff == I.E_PILGRIMAGE or eff == I.E_FESTIVAL or eff == I.E_BROTHERHOOD:
-        g[BOOK] += data[0]
-        g[CERAMIC] += data[1]
-        g[ORNAMENT] += data[2]
-        g[RELIQUARY] += data[3]
+        g[I.BOOK] += data[0]
+        g[I.CERAMIC] += data[1]
+        g[I.ORNAMENT] += data[2]
+        g[I.RELIQUARY] += data[3]
     elif eff == I.E_CAMERA:
-        g[COIN] += data[0]
-        g[CLAY] += data[0]
-        g[RELIQUARY] += data[0]
+        g[I.COIN] += data[0]
+        g[I.CLAY] += data[0]
+        g[I.RELIQUARY] += data[0]
     elif eff == I.E_DORMITORY:
-        g[CERAMIC] += 1
-        g[BOOK] += data[0]
+        g[I.CERAMIC] += 1
+        g[I.BOOK] += data[0]
     elif eff == I.E_ESTATE:
-        g[BOOK] += data[0] + data[1]
-        g[ORNAMENT] += data[0] + data[1]
+        g[I.BOOK] += data[0] + data[1]
+        g[I.ORNAMENT] += data[0] + data[1]
     else:
         return False
     return True
 
 
 @njit(cache=True)
-def _resolve_actions(T, W, g, eff, b, loc, data):
+def _resolve_actions(T, W, g, eff, b, loc, data, work):
     """Functions that take from the wheel, change the board or push a follow-up decision."""
     if (eff == I.E_CLAY_MOUND or eff == I.E_OFFICE or eff == I.E_QUARRY or eff == I.E_GRAPEVINE
             or eff == I.E_FARMYARD):
         t = data[0]
         g[TOKEN_GOOD[t]] += wheel_take(T, W, t, data[1])
     elif eff == I.E_PRIORY or eff == I.E_PALACE or eff == I.E_MANOR or eff == I.E_HOSPICE:
-        grant_free_use(T, W, b, loc)
+        grant_free_use(T, W, b, loc, work)
     elif eff == I.E_GARDEN or eff == I.E_COTTAGE:
-        g[GRAPES if eff == I.E_GARDEN else MALT] += 1
-        grant_free_use(T, W, b, loc)
+        g[I.GRAPES if eff == I.E_GARDEN else I.MALT] += 1
+        grant_free_use(T, W, b, loc, work)
     elif eff == I.E_BATHHOUSE:
-        g[BOOK] += 1
-        g[CERAMIC] += 1
+        g[I.BOOK] += 1
+        g[I.CERAMIC] += 1
         return_clergy(W, 0)
     elif eff == I.E_LOCUTORY:
         W[L.CLERGY + 2] = -1
         push(W, L.K_GRANT_BUILD, -1, -1, 0)
     elif eff == I.E_CHAMBER or eff == I.E_SACRISTY or eff == I.E_ROUND_TOWER:
         W[L.WONDERS] -= 1
-        g[WONDER] += 1
+        g[I.WONDER] += 1
     elif eff == I.E_CASTLE:
         push(W, L.K_GRANT_SETTLE, -1, -1, 0)
     elif eff == I.E_FOREST_HUT:
         W[L.GRID + data[0]] = L.C_EMPTY
-        g[SHEEP] += 2
-        g[WOOD] += 2
-        g[STONE] += 1
+        g[I.SHEEP] += 2
+        g[I.WOOD] += 2
+        g[I.STONE] += 1
     elif eff == I.E_CALEFACTORY:
         push(W, L.K_GRANT_FELL_CUT, -1, -1, 3)
     elif eff == I.E_SHIPPING or eff == I.E_COOPERAGE:
@@ -267,21 +235,23 @@ def _resolve_actions(T, W, g, eff, b, loc, data):
             if W[L.GRID + x] == L.C_FOREST:
                 W[L.GRID + x] = L.C_EMPTY
                 k -= 1
-        g[BOOK] += data[0]
+        g[I.BOOK] += data[0]
 
 
 @njit(cache=True)
-def do_option(T, W, b, loc, o):
-    """Pay for and resolve canonical option o (0 = nothing) of building b."""
+def do_option(T, W, b, loc, o, work):
+    """Pay for and resolve canonical option o (0 = nothing) of building b (``work``: the work
+    space, ids.WORK0)."""
     if o == 0:
         return
-    data = np.zeros(4, dtype=np.int64)
-    cost = np.zeros(COST_SIZE, dtype=np.int64)
+    data = work[I.W_DATA:I.W_DATA + 4]
+    cost = work[I.W_COST:I.W_COST + I.COST_SIZE]
     option_data(T, W, b, loc, o, data, cost)
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     pay_goods(g, cost)
-    if cost[C_COINS] > 0:
-        pay_coins(g, cost[C_COINS])
-    if cost[C_FOOD] or cost[C_ENERGY] or cost[C_POINTS] or cost[C_DISTINCT]:
-        pay_rule(T, g, cost[C_FOOD], cost[C_ENERGY], cost[C_POINTS], cost[C_DISTINCT])
-    resolve(T, W, b, loc, data)
+    if cost[I.C_COINS] > 0:
+        pay_coins(g, cost[I.C_COINS])
+    if cost[I.C_FOOD] or cost[I.C_ENERGY] or cost[I.C_POINTS] or cost[I.C_DISTINCT]:
+        pay_rule(T, g, cost[I.C_FOOD], cost[I.C_ENERGY], cost[I.C_POINTS], cost[I.C_DISTINCT],
+                 work[I.W_GOT:I.W_GOT + L.N_GOODS])
+    resolve(T, W, b, loc, data, work)

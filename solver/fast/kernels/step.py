@@ -9,55 +9,6 @@ from numba import njit
 
 from .. import ids as I
 from .. import layout as L
-from ..ids import (
-    BC_CLAY,
-    BC_COINS,
-    BC_INGAME,
-    BC_PHASE,
-    BC_STONE,
-    BC_STRAW,
-    BC_WOOD,
-    BUILD0,
-    CLAY,
-    COIN,
-    CONTRACT0,
-    CONVERT_WHISKEY,
-    CONVERT_WINE,
-    COST_SIZE,
-    CUT0,
-    DISTRICT0,
-    END,
-    FELL0,
-    FREE0,
-    LAND_DPRICE,
-    LAND_PPRICE,
-    M_DISTILLERY,
-    M_DRINK,
-    M_MARKET,
-    M_NEUTRAL_L1,
-    M_PLAYER_L1,
-    M_WINERY,
-    NBUILD0,
-    OPT0,
-    PLOT0,
-    R_BUILDINGS,
-    R_LAND,
-    R_MISC,
-    R_SCRIPT,
-    R_SETTLEMENTS,
-    SC_ENERGY,
-    SC_FOOD,
-    SETTLE0,
-    STONE,
-    STRAW,
-    T_JOKER,
-    T_PEAT,
-    T_WOOD,
-    USE0,
-    WHISKEY,
-    WINE,
-    WOOD,
-)
 from .board import (
     add_district,
     add_plot,
@@ -83,80 +34,88 @@ TOKEN_GOOD = np.array(I.TOKEN_GOOD, dtype=np.int64)
 
 
 @njit(cache=True)
-def do_build(T, W, b, x):
+def do_build(T, W, b, x, work):
+    """Build b on space x: pay its materials and coins; a free prior may use it at once."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
-    cost = np.zeros(COST_SIZE, dtype=np.int64)
-    cost[WOOD] = T[R_BUILDINGS + b, BC_WOOD]
-    cost[CLAY] = T[R_BUILDINGS + b, BC_CLAY]
-    cost[STONE] = T[R_BUILDINGS + b, BC_STONE]
-    cost[STRAW] = T[R_BUILDINGS + b, BC_STRAW]
+    cost = work[I.W_COST:I.W_COST + I.COST_SIZE]
+    cost[:] = 0
+    cost[I.WOOD] = T[I.R_BUILDINGS + b, I.BC_WOOD]
+    cost[I.CLAY] = T[I.R_BUILDINGS + b, I.BC_CLAY]
+    cost[I.STONE] = T[I.R_BUILDINGS + b, I.BC_STONE]
+    cost[I.STRAW] = T[I.R_BUILDINGS + b, I.BC_STRAW]
     pay_goods(g, cost)
-    if T[R_BUILDINGS + b, BC_COINS] > 0:
-        pay_coins(g, T[R_BUILDINGS + b, BC_COINS])
+    if T[I.R_BUILDINGS + b, I.BC_COINS] > 0:
+        pay_coins(g, T[I.R_BUILDINGS + b, I.BC_COINS])
     W[L.STATUS + b] = L.S_MINE
     W[L.GRID + x] = L.C_BUILDING + b
-    if b == T[R_MISC, M_WINERY] or b == T[R_MISC, M_DISTILLERY]:
+    if b == T[I.R_MISC, I.M_WINERY] or b == T[I.R_MISC, I.M_DISTILLERY]:
         W[L.FEE_RAISED] = 1
     if W[L.CLERGY + 2] == -1:
         push(W, L.K_PRIOR_BONUS, b, x, 0)
 
 
 @njit(cache=True)
-def do_settle(T, W, s, x):
+def do_settle(T, W, s, x, work):
+    """Place settlement S(s+1) on space x, paying its food and energy by the payment rule."""
     W[L.SETTL] &= ~(1 << s)
     W[L.GRID + x] = L.C_SETTLEMENT + s
-    r = R_SETTLEMENTS + s
-    pay_rule(T, W[L.GOODS:L.GOODS + L.N_GOODS], T[r, SC_FOOD], 2 * T[r, SC_ENERGY], 0, 0)
+    r = I.R_SETTLEMENTS + s
+    pay_rule(T, W[L.GOODS:L.GOODS + L.N_GOODS], T[r, I.SC_FOOD], 2 * T[r, I.SC_ENERGY], 0, 0,
+             work[I.W_GOT:I.W_GOT + L.N_GOODS])
 
 
 @njit(cache=True)
 def do_buy(T, W, cid, free):
+    """Buy (or take for free) the district or plot of a canonical id."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
-    if cid < PLOT0:
-        y, side = divmod(cid - DISTRICT0, 2)
+    if cid < I.PLOT0:
+        y, side = divmod(cid - I.DISTRICT0, 2)
         if not free:
-            pay_coins(g, T[R_LAND, LAND_DPRICE + W[L.NDIST]])
+            pay_coins(g, T[I.R_LAND, I.LAND_DPRICE + W[L.NDIST]])
         add_district(T, W, y + L.ROW_MIN, side)
         W[L.NDIST] += 1
     else:
-        y, side = divmod(cid - PLOT0, 2)
+        y, side = divmod(cid - I.PLOT0, 2)
         if not free:
-            pay_coins(g, T[R_LAND, LAND_PPRICE + W[L.NPLOT]])
+            pay_coins(g, T[I.R_LAND, I.LAND_PPRICE + W[L.NPLOT]])
         add_plot(W, y + L.ROW_MIN, side)
         W[L.NPLOT] += 1
 
 
 @njit(cache=True)
 def do_fell_cut(T, W, cid):
-    if cid < CUT0:
-        x, j = divmod(cid - FELL0, 2)
-        t = T_WOOD
+    """Fell a forest / cut a moor and take wood / peat from the wheel."""
+    if cid < I.CUT0:
+        x, j = divmod(cid - I.FELL0, 2)
+        t = I.T_WOOD
     else:
-        x, j = divmod(cid - CUT0, 2)
-        t = T_PEAT
+        x, j = divmod(cid - I.CUT0, 2)
+        t = I.T_PEAT
     W[L.GRID + x] = L.C_EMPTY
     W[L.GOODS + TOKEN_GOOD[t]] += wheel_take(T, W, t, j)
 
 
 @njit(cache=True)
 def do_convert(W, cid):
-    if cid == CONVERT_WINE:
-        W[L.GOODS + WINE] -= 1
-        W[L.GOODS + COIN] += 1
+    """Convert one wine (1 coin) or whiskey (2 coins)."""
+    if cid == I.CONVERT_WINE:
+        W[L.GOODS + I.WINE] -= 1
+        W[L.GOODS + I.COIN] += 1
     else:
-        W[L.GOODS + WHISKEY] -= 1
-        W[L.GOODS + COIN] += 2
+        W[L.GOODS + I.WHISKEY] -= 1
+        W[L.GOODS + I.COIN] += 2
 
 
 @njit(cache=True)
 def do_contract(T, W, cid):
-    b, r = divmod(cid - CONTRACT0, 4)
+    """A work contract: pay the fee, place the neutral's clergyman, use the building."""
+    b, r = divmod(cid - I.CONTRACT0, 4)
     k, f = divmod(r, 2)
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     if f == 0:
         pay_coins(g, fee(W))
     else:
-        g[T[R_MISC, M_DRINK]] -= 1
+        g[T[I.R_MISC, I.M_DRINK]] -= 1
     loc = building_loc(W, b)
     W[L.CLERGY + 3 + free_clergy(W, 1, k)] = loc
     chain_clear(W)
@@ -165,38 +124,50 @@ def do_contract(T, W, cid):
 
 
 @njit(cache=True)
-def slot_step(T, W, fb, cid):
-    """A turn's action: END, a conversion, a land purchase, or its main action."""
-    if cid == END:
+def end_convert_or_buy(T, W, cid):
+    """What a turn and a settlement turn share: END (1), a conversion (1), a bought landscape
+    (2); 0 if cid is none of these."""
+    if cid == I.END:
         pop(W)
-    elif cid == CONVERT_WINE or cid == CONVERT_WHISKEY:
+    elif cid == I.CONVERT_WINE or cid == I.CONVERT_WHISKEY:
         do_convert(W, cid)
-    elif cid >= DISTRICT0:
+    elif cid >= I.DISTRICT0:
         do_buy(T, W, cid, False)
-        W[L.BOUGHT] = 1
+        return 2
     else:
+        return 0
+    return 1
+
+
+@njit(cache=True)
+def slot_step(T, W, fb, cid, work):
+    """A turn's action: END, a conversion, a land purchase, or its main action."""
+    done = end_convert_or_buy(T, W, cid)
+    if done == 2:
+        W[L.BOUGHT] = 1
+    elif done == 0:
         W[fb + L.F_AUX] |= 1
-        if cid < CONTRACT0:
-            b, k = divmod(cid - USE0, 2)
+        if cid < I.CONTRACT0:
+            b, k = divmod(cid - I.USE0, 2)
             x = building_loc(W, b)
             W[L.CLERGY + free_clergy(W, 0, k)] = x
             chain_clear(W)
             chain_add(W, b)
             push(W, L.K_OPTION, b, x, L.VIA_CLERGY)
-        elif cid < FREE0:
+        elif cid < I.FREE0:
             do_contract(T, W, cid)
-        elif cid < BUILD0:
+        elif cid < I.BUILD0:
             do_fell_cut(T, W, cid)
         else:
-            b, x = divmod(cid - BUILD0, L.N_CELLS)
-            do_build(T, W, b, x)
+            b, x = divmod(cid - I.BUILD0, L.N_CELLS)
+            do_build(T, W, b, x, work)
 
 
 @njit(cache=True)
 def neutral_build_step(T, W, cid):
     """The neutral builds the first display building on its space cid - NBUILD0 (SOLO §3)."""
     b = first_display(T, W)
-    x = cid - NBUILD0
+    x = cid - I.NBUILD0
     old = W[L.NGRID + x]
     if is_building(old):
         W[L.STATUS + old - L.C_BUILDING] = L.S_GONE
@@ -206,83 +177,79 @@ def neutral_build_step(T, W, cid):
         if W[L.NBUILT + i] == -1:
             W[L.NBUILT + i] = b
             break
-    if b == T[R_MISC, M_WINERY] or b == T[R_MISC, M_DISTILLERY]:
+    if b == T[I.R_MISC, I.M_WINERY] or b == T[I.R_MISC, I.M_DISTILLERY]:
         W[L.FEE_RAISED] = 1
     if not first_display_any(W):
         pop(W)
 
 
 @njit(cache=True)
-def raw_step(T, W, cid):
+def raw_step(T, W, cid, work):
     """Apply one canonical action (no flow advance, no forced END)."""
     fb = top(W)
     kind = W[fb + L.F_KIND]
     if kind == L.K_SLOT:
-        slot_step(T, W, fb, cid)
+        slot_step(T, W, fb, cid, work)
     elif kind == L.K_OPTION:
         b = W[fb + L.F_B]
         loc = W[fb + L.F_LOC]
         pop(W)
-        do_option(T, W, b, loc, cid - OPT0)
+        do_option(T, W, b, loc, cid - I.OPT0, work)
     elif kind == L.K_PRIOR_BONUS:
         b = W[fb + L.F_B]
         loc = W[fb + L.F_LOC]
         pop(W)
-        if cid != END:
+        if cid != I.END:
             W[L.CLERGY + 2] = loc
             chain_clear(W)
             chain_add(W, b)
-            do_option(T, W, b, loc, cid - OPT0)
+            do_option(T, W, b, loc, cid - I.OPT0, work)
     elif kind == L.K_FREE_USE:
         pop(W)
-        if cid != END:
-            t = cid - FREE0
+        if cid != I.END:
+            t = cid - I.FREE0
             chain_add(W, t)
             push(W, L.K_OPTION, t, building_loc(W, t), L.VIA_FREE)
     elif kind == L.K_GRANT_BUILD:
         pop(W)
-        if cid != END:
-            b, x = divmod(cid - BUILD0, L.N_CELLS)
-            do_build(T, W, b, x)
+        if cid != I.END:
+            b, x = divmod(cid - I.BUILD0, L.N_CELLS)
+            do_build(T, W, b, x, work)
     elif kind == L.K_GRANT_SETTLE:
         pop(W)
-        if cid != END:
-            s, x = divmod(cid - SETTLE0, L.N_CELLS)
-            do_settle(T, W, s, x)
+        if cid != I.END:
+            s, x = divmod(cid - I.SETTLE0, L.N_CELLS)
+            do_settle(T, W, s, x, work)
     elif kind == L.K_GRANT_FELL_CUT:
-        if cid == END:
+        if cid == I.END:
             pop(W)
         else:
             do_fell_cut(T, W, cid)
-            W[fb + L.F_AUX] &= ~(1 if cid < CUT0 else 2)
+            W[fb + L.F_AUX] &= ~(1 if cid < I.CUT0 else 2)
             if W[fb + L.F_AUX] == 0:
                 pop(W)
     elif kind == L.K_GRANT_LAND:
-        if cid == END:
+        if cid == I.END:
             pop(W)
         else:
             do_buy(T, W, cid, True)
-            W[fb + L.F_AUX] &= ~(1 if cid < PLOT0 else 2)
+            W[fb + L.F_AUX] &= ~(1 if cid < I.PLOT0 else 2)
             if W[fb + L.F_AUX] == 0:
                 pop(W)
     elif kind == L.K_NEUTRAL_BUILD:
         neutral_build_step(T, W, cid)
     elif kind == L.K_NEUTRAL_CONTRACT:
         pop(W)
-        if cid != END:
+        if cid != I.END:
             do_contract(T, W, cid)
     elif kind == L.K_SETTLE:
-        if cid == END:
-            pop(W)
-        elif cid == CONVERT_WINE or cid == CONVERT_WHISKEY:
-            do_convert(W, cid)
-        elif cid >= DISTRICT0:
-            do_buy(T, W, cid, False)
+        done = end_convert_or_buy(T, W, cid)
+        if done == 2:
             W[fb + L.F_AUX] |= 1
-        else:
+        elif done == 0:
             W[fb + L.F_AUX] |= 2
-            s, x = divmod(cid - SETTLE0, L.N_CELLS)
-            do_settle(T, W, s, x)
+            s, x = divmod(cid - I.SETTLE0, L.N_CELLS)
+            do_settle(T, W, s, x, work)
     # a chain of free uses ends with its option/free-use frames
     if W[L.FDEPTH] == 0:
         chain_clear(W)
@@ -293,13 +260,13 @@ def raw_step(T, W, cid):
 
 
 @njit(cache=True)
-def advance(T, W):
+def advance(T, W, work):
     """Run automatic flow steps until a decision is pending or the game is over."""
     while W[L.FDEPTH] == 0 and W[L.DONE] == 0:
         i = W[L.STEP]
         W[L.STEP] = i + 1
-        kind = T[R_SCRIPT + i, 0]
-        arg = T[R_SCRIPT + i, 1]
+        kind = T[I.R_SCRIPT + i, 0]
+        arg = T[I.R_SCRIPT + i, 1]
         if kind == I.S_ROUND:
             W[L.ROUND] = arg
             for owner in range(2):
@@ -315,8 +282,7 @@ def advance(T, W):
                 push(W, L.K_NEUTRAL_BUILD, -1, -1, 0)
         elif kind == I.S_NEUTRAL_CONTRACT:
             if W[L.NBUILT] != -1 and W[L.CLERGY + 5] == -1:
-                buf = np.empty(L.N_NBUILT, dtype=np.int64)
-                if neutral_targets(W, buf) > 0:
+                if neutral_targets(W, work[I.W_TARGETS:I.W_NB]) > 0:
                     push(W, L.K_NEUTRAL_CONTRACT, -1, -1, 0)
         elif kind == I.S_NEUTRAL_RETURN:
             if all_placed(W, 1):
@@ -327,11 +293,11 @@ def advance(T, W):
         elif kind == I.S_ARRIVALS:
             W[L.SETTL] |= 1 << (3 + arg)
             for b in range(L.N_BUILDINGS):
-                if W[L.STATUS + b] == L.S_STACK and T[R_BUILDINGS + b, BC_PHASE] == arg:
+                if W[L.STATUS + b] == L.S_STACK and T[I.R_BUILDINGS + b, I.BC_PHASE] == arg:
                     W[L.STATUS + b] = L.S_DISPLAY
         elif kind == I.S_TURN:
             push(W, L.K_SLOT, -1, -1, 0)
-        else:  # I.S_END
+        else:  # S_END
             W[L.DONE] = 1
             while W[L.FDEPTH] > 0:
                 pop(W)
@@ -362,14 +328,14 @@ def surely_forced(T, W):
     fb = top(W)
     if W[fb + L.F_KIND] != L.K_SLOT or W[fb + L.F_AUX] & 1 == 0:
         return False
-    if W[L.GOODS + WINE] > 0 or W[L.GOODS + WHISKEY] > 0:
+    if W[L.GOODS + I.WINE] > 0 or W[L.GOODS + I.WHISKEY] > 0:
         return False
     if W[L.BOUGHT]:
         return True
     money = coin_value(W[L.GOODS:L.GOODS + L.N_GOODS])
-    if W[L.NDIST] < 9 and money >= T[R_LAND, LAND_DPRICE + W[L.NDIST]]:
+    if W[L.NDIST] < 9 and money >= T[I.R_LAND, I.LAND_DPRICE + W[L.NDIST]]:
         return False
-    if W[L.NPLOT] < 9 and money >= T[R_LAND, LAND_PPRICE + W[L.NPLOT]]:
+    if W[L.NPLOT] < 9 and money >= T[I.R_LAND, I.LAND_PPRICE + W[L.NPLOT]]:
         return False
     return True
 
@@ -377,25 +343,27 @@ def surely_forced(T, W):
 @njit(cache=True)
 def step(T, W, cid, scratch):
     """Apply a canonical action, advance the flow, and take any forced END."""
-    raw_step(T, W, cid)
-    advance(T, W)
+    work = scratch[I.WORK0:]
+    raw_step(T, W, cid, work)
+    advance(T, W, work)
     while W[L.DONE] == 0:
         if surely_a_choice(W):
             break
         if not surely_forced(T, W):
             n = legal_unsorted(T, W, scratch)
-            if n != 1 or scratch[0] != END:
+            if n != 1 or scratch[0] != I.END:
                 break
-        raw_step(T, W, END)
-        advance(T, W)
+        raw_step(T, W, I.END, work)
+        advance(T, W, work)
 
 
 @njit(cache=True)
 def init(T, W, scratch):
     """The initial solo state (SOLO §1), advanced to its first decision."""
+    work = scratch[I.WORK0:]
     W[:] = 0
     for t in range(L.N_TOK):
-        W[L.TOK + t] = 0 if t <= T_JOKER else -1
+        W[L.TOK + t] = 0 if t <= I.T_JOKER else -1
     W[L.WONDERS] = 8
     for i in range(6):
         W[L.CLERGY + i] = -1
@@ -407,8 +375,8 @@ def init(T, W, scratch):
         W[L.FRAMES + L.FRAME_SIZE * i + L.F_B] = -1
         W[L.FRAMES + L.FRAME_SIZE * i + L.F_LOC] = -1
     derive_terrain(T, W)
-    p1 = T[R_MISC, M_PLAYER_L1]
-    n1 = T[R_MISC, M_NEUTRAL_L1]
+    p1 = T[I.R_MISC, I.M_PLAYER_L1]
+    n1 = T[I.R_MISC, I.M_NEUTRAL_L1]
     W[L.GRID + cell_index(0, 0)] = L.C_MOOR
     W[L.GRID + cell_index(0, 1)] = L.C_MOOR
     W[L.GRID + cell_index(1, 0)] = L.C_FOREST
@@ -417,22 +385,22 @@ def init(T, W, scratch):
     W[L.GRID + cell_index(4, 0)] = L.C_BUILDING + p1
     W[L.GRID + cell_index(2, 1)] = L.C_BUILDING + p1 + 1
     W[L.GRID + cell_index(4, 1)] = L.C_BUILDING + p1 + 2
-    W[L.NGRID + 0] = L.C_BUILDING + T[R_MISC, M_MARKET]
+    W[L.NGRID + 0] = L.C_BUILDING + T[I.R_MISC, I.M_MARKET]
     W[L.NGRID + 4] = L.C_BUILDING + n1
     W[L.NGRID + 7] = L.C_BUILDING + n1 + 1
     W[L.NGRID + 9] = L.C_BUILDING + n1 + 2
     for b in range(L.N_BUILDINGS):
-        if T[R_BUILDINGS + b, BC_INGAME] == 1:
-            W[L.STATUS + b] = L.S_DISPLAY if T[R_BUILDINGS + b, BC_PHASE] == 0 else L.S_STACK
+        if T[I.R_BUILDINGS + b, I.BC_INGAME] == 1:
+            W[L.STATUS + b] = L.S_DISPLAY if T[I.R_BUILDINGS + b, I.BC_PHASE] == 0 else L.S_STACK
     for i in range(3):
         W[L.STATUS + p1 + i] = L.S_MINE
         W[L.STATUS + n1 + i] = L.S_NEUTRAL
-    W[L.STATUS + T[R_MISC, M_MARKET]] = L.S_NEUTRAL
+    W[L.STATUS + T[I.R_MISC, I.M_MARKET]] = L.S_NEUTRAL
     W[L.SETTL] = 0b1111
-    advance(T, W)
+    advance(T, W, work)
     while W[L.DONE] == 0:
         n = legal_unsorted(T, W, scratch)
-        if n != 1 or scratch[0] != END:
+        if n != 1 or scratch[0] != I.END:
             break
-        raw_step(T, W, END)
-        advance(T, W)
+        raw_step(T, W, I.END, work)
+        advance(T, W, work)
