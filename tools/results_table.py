@@ -41,9 +41,12 @@ variants pass 500 from width 500 on; width 10000 reaches 536 (France, 12.6 minut
 (Ireland, 28 minutes). A single narrow beam is chaotic (399 and 405 at width 100): the
 groups and the polish are what make the wider searches reliable.
 
-MCTS (rollouts of uniformly random play, max backup) stays near 200 points at 1000
-simulations per decision: random rollouts cannot tell a good plan from a bad one in this
-game; the beam's evaluation can.
+MCTS over whole turns (`solver/search/mcts.py`; rows "sims/turn"): the tree's edges are the
+beam's turns, playouts play the best turn under one of the beam's evaluation weightings each,
+max backup; one decision per turn. The "sims/command" rows are the command-level MCTS it
+replaced (uniformly random rollouts, about 200 points at 1000 simulations per command).
+NRPA rows (`solver/search/nrpa.py`) started from a beam line and searched the rounds from
+`from_round` on; their `stages` field lists each top-level iteration.
 """
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -131,7 +131,6 @@ class Node:
     total: float = 0.0
     scored: int = 0  # results backed up (visits also counts pending, virtual ones)
     best: float = -math.inf
-    extra: dict = field(default_factory=dict)
 
 
 class MCTS:
@@ -208,8 +207,7 @@ class MCTS:
             todo = [i for i, n in enumerate(leaves) if not n.terminal]
             seeds = [int(s) for s in U.seed_words(self.seed, len(todo), self.simulations + 1)]
             results: dict[int, tuple[float, list[int]]] = {
-                i: (leaves[i].extra.setdefault("reward", self.game.reward(leaves[i].state)), [])
-                for i, n in enumerate(leaves) if n.terminal}
+                i: (self.game.reward(n.state), []) for i, n in enumerate(leaves) if n.terminal}
             if todo:
                 for i, r in zip(todo, self.game.playouts([leaves[i].state for i in todo], seeds)):
                     results[i] = r
@@ -309,4 +307,4 @@ def _turns_left(game: FastTurnGame, W, actions) -> int:
     return n
 
 
-__all__ = ["MCTS", "FastTurnGame", "TurnGame", "mcts_search", "DEFAULT_SIMULATIONS"]
+__all__ = ["DEFAULT_SIMULATIONS", "MCTS", "FastTurnGame", "TurnGame", "mcts_search"]

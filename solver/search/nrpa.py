@@ -249,7 +249,7 @@ class FastMoveGame(MoveGame):
         while not W[L.DONE]:
             if k >= len(line):
                 raise ValueError(f"the seed line ends after {k} actions, before the game")
-            codes, evals, paths, lens, hashes = self._expand([W])[0]
+            codes, evals, _, _, hashes = self._expand([W])[0]
             X = W.copy()
             step0 = X[L.STEP]
             j = k

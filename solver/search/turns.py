@@ -31,7 +31,6 @@ from solver.fast.kernels.api import score, step, xorshift
 
 from .beam import MAXD, expand
 
-MAX_TURNS = 400  # turns in one game (about 130 are played; a bound for the arrays)
 MAX_LINE = 2000  # canonical actions in one game (about 270 are played)
 _P = np.uint64(1099511628211)
 
