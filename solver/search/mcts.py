@@ -23,6 +23,13 @@ fast solo engine (:class:`FastTurnGame`) and on hand-built test games.
   re-roots there, keeping the subtree. The result is that best line, complete: with a time
   limit, the remaining turns follow it once time is up.
 
+Measured at e594ea3 (``ora-solve solo --variant V --mcts``, 16 simulations per turn, seed 0,
+machine loaded by six other jobs): Ireland 449 (683 s, with compiling), France 473 (325 s),
+against about 200 for the command-level MCTS with random rollouts it replaced. At 8
+simulations Ireland scored 482: the score is noisy in the budget, and short of the 500 the
+beam reaches. Most of the gain comes in the first turns (Ireland: 429 after 10 turns, 449 at
+the end): the greedy playouts, 260-390 points each, are what limits it.
+
 Deterministic for a given seed: a simulation's playout depends on its seed only, and a batch's
 leaves on the tree, so the line does not depend on the number of threads either.
 """

@@ -26,6 +26,11 @@ at least as much, and the search explores around it. A turn of the line the expa
 not offer (it ranks below the best ``CHILDREN``) is added to that turn's moves in the
 sequence; a playout reproduces the line only if every turn of it is offered.
 
+Measured at e594ea3 (level 2, 50 iterations, from round 24 of the width-2000 beam lines, 540 s
+on a loaded machine): France 512 -> 520 (518 in the first top-level iteration, 520 in the
+24th, 3292 playouts); Ireland stayed at 503 (1068 playouts, every level-1 search returned the
+seed line).
+
 The search is written against a small protocol (:class:`MoveGame`) so the same code runs on
 the fast solo engine (:class:`FastMoveGame`) and on hand-built test puzzles.
 """
