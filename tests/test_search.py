@@ -208,7 +208,7 @@ def test_mcts_is_deterministic_for_a_seed():
     assert len({repr(stats(s)) for s in range(6)}) > 1  # the seed drives the playouts
 
 
-def _late_start(variant="ireland", rnd=30):
+def _late_start(variant="ireland", rnd=31):
     line = json.loads((RESULTS / f"{variant}-beam2000-seed0.json").read_text())["line"]
     return beam._state_at_round(FastEngine(variant), line, rnd)
 
