@@ -13,6 +13,8 @@ from cli.research import position_argv, position_options, register, resolve_posi
 
 VARIANTS = ("ireland", "france")
 PROFILES = ("rulebook",)
+MCTS_DEFAULT = 16  # solver.search.mcts.DEFAULT_SIMULATIONS (kept here so --help loads no numba)
+NRPA_ITERATIONS = 100  # solver.search.nrpa.ITERATIONS (likewise; a test holds them equal)
 PERFT_MAX_DEPTH = 8  # the tree grows ~4-5x per ply: depth 7 takes ~8 s, depth 8 ~40 s
 
 
@@ -268,8 +270,18 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
 @click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
 @click.option("--beam", "beam", type=click.IntRange(min=1), default=None,
               help="Beam search of this fixed width (the same line every run).")
-@click.option("--mcts", "mcts", type=click.IntRange(min=1), default=None,
-              help="MCTS with this many simulations per decision.")
+@click.option("--mcts", "mcts", type=click.IntRange(min=1), default=None, is_flag=False,
+              flag_value=MCTS_DEFAULT,
+              help=f"MCTS over whole turns with this many simulations per turn (--mcts alone: "
+                   f"{MCTS_DEFAULT}).")
+@click.option("--nrpa", "nrpa", type=click.IntRange(min=1), default=None,
+              help="NRPA over whole turns of this level.")
+@click.option("--iterations", type=click.IntRange(min=1), default=None,
+              help=f"NRPA iterations per level (default {NRPA_ITERATIONS}).")
+@click.option("--seed-line", type=click.Path(dir_okay=False), default=None,
+              help="NRPA: a results record whose line seeds the best sequence and the policy.")
+@click.option("--from-round", type=click.IntRange(min=1, max=32), default=None,
+              help="NRPA with --seed-line: keep the line before this round, search the rest.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Search seed.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
               help="The whole command (compiling, search, verification, writing) ends within "
@@ -280,7 +292,8 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
                    "results/, e.g. results/<variant>-t600-seed<S>.json).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results record as JSON.")
 @position_options
-def solo(variant: str, beam: int | None, mcts: int | None, seed: int,
+def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
+         iterations: int | None, seed_line: str | None, from_round: int | None, seed: int,
          time_limit: float | None, out: str | None, as_json: bool, **where) -> None:
     """Search for a high-scoring solo line and write a replayable results record.
 
@@ -288,21 +301,39 @@ def solo(variant: str, beam: int | None, mcts: int | None, seed: int,
     and written with "interrupted": true, and the command exits 130 (SIGINT) or 143.
     """
     started = time.perf_counter()  # time limits count from here
-    if beam is not None and mcts is not None:
-        raise click.UsageError("choose one search: --beam W or --mcts N, not both")
+    if sum(x is not None for x in (beam, mcts, nrpa)) > 1:
+        raise click.UsageError("choose one search: --beam W, --mcts N or --nrpa LEVEL")
+    if nrpa is None and (iterations is not None or seed_line is not None):
+        raise click.UsageError("--iterations and --seed-line are options of --nrpa")
+    if from_round is not None and seed_line is None:
+        raise click.UsageError("--from-round needs --seed-line")
     position = resolve_position(variant, command="solo", **where)
-    if position is not None and mcts is not None:
+    if position is not None and (mcts is not None or nrpa is not None):
         raise click.UsageError("a search from a position (--from, --opening) needs the beam, "
-                               "not --mcts")
+                               "not --mcts or --nrpa (NRPA starts from a line: --seed-line)")
     from solver.search import records
-    from solver.search.solo import DEFAULT_TIME_LIMIT, SoloJob, run_solo
+    from solver.search.solo import DEFAULT_TIME_LIMIT, SoloJob, load_seed_line, run_solo
 
-    if beam is None and mcts is None and time_limit is None:
+    seed_record = None
+    if seed_line is not None:
+        try:
+            seed_record = load_seed_line(seed_line, variant)
+        except records.RecordError as e:
+            raise click.BadParameter(str(e), param_hint="--seed-line") from None
+    iterations = iterations or NRPA_ITERATIONS
+    if beam is None and mcts is None and nrpa is None and time_limit is None:
         time_limit = DEFAULT_TIME_LIMIT
     job = SoloJob(variant=variant, seed=seed, width=beam, simulations=mcts,
-                  time_limit=time_limit, position=position)
+                  time_limit=time_limit, position=position, nrpa=nrpa, iterations=iterations,
+                  seed_line=seed_line, seed_record=seed_record, from_round=from_round)
     argv = ["ora-solve", "solo", "--variant", variant]
-    if mcts is not None:
+    if nrpa is not None:
+        argv += ["--nrpa", str(nrpa), "--iterations", str(iterations)]
+        if seed_line is not None:
+            argv += ["--seed-line", seed_line]
+        if from_round is not None:
+            argv += ["--from-round", str(from_round)]
+    elif mcts is not None:
         argv += ["--mcts", str(mcts)]
     elif beam is not None:
         argv += ["--beam", str(beam)]

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from cli.main import main
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
-from solver.search import beam, records
+from solver.search import beam, nrpa, records
 from solver.search.beam import beam_search
-from solver.search.mcts import MCTS, Game, mcts_search
+from solver.search.mcts import MCTS, TurnGame, mcts_search
+from solver.search.nrpa import NRPA, MoveGame, Moves, Sequence, nrpa_search
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 
@@ -141,16 +144,13 @@ def test_state_at_round_stops_at_a_layer_boundary_of_that_round():
     assert (X == W).all() and X[L.STEP] != before
 
 
-class TwoWays(Game):
-    """A hand-built game of two moves: after action 1 every line scores 12; after action 2
-    lines score 0-9, but three of the ten score 30. The better continuation is 2 (its best
-    line is worth 30), although its average is about the same."""
+class TwoWays(TurnGame):
+    """A hand-built game of two turns: after turn 1 every line scores 12; after turn 2 lines
+    score 0-9, but three of the ten score 30. The better continuation is 2 (its best line is
+    worth 30), although its average is about the same."""
 
-    def legal(self, s):
-        return [1, 2] if s == () else list(range(10))
-
-    def step(self, s, a):
-        return s + (a,)
+    def key(self, s):
+        return s
 
     def terminal(self, s):
         return len(s) == 2
@@ -160,20 +160,32 @@ class TwoWays(Game):
             return 12.0
         return 30.0 if s[1] in (2, 5, 8) else float(s[1])
 
-    def rollout(self, s, rng):
-        while not self.terminal(s):
-            s = self.step(s, rng.choice(self.legal(s)))
-        return self.reward(s)
+    def children(self, s):
+        return [((a,), s + (a,), 0.0) for a in ([1, 2] if s == () else range(10))]
 
-    def key(self, s):
-        return s
+    def playouts(self, states, seeds):
+        out = []
+        for s, seed in zip(states, seeds):
+            rng = random.Random(seed)
+            tail = []
+            while not self.terminal(s):
+                a = rng.choice([p[0] for p, _, _ in self.children(s)])
+                s = s + (a,)
+                tail.append(a)
+            out.append((self.reward(s), tail))
+        return out
+
+    def next_turn(self, s, actions):
+        return (actions[0],), s + (actions[0],)
 
 
 def test_mcts_picks_the_continuation_with_the_better_best_line():
     m = MCTS(TwoWays(), seed=3)
-    assert m.search((), 400) == 2  # max backup: a line worth 30 beats a sure 12
-    root = m.nodes[()]
-    assert m.nodes[root.children[2]].best == 30.0
+    m.run((), [], 60)
+    path, state = m.commit((), [])
+    assert path == (2,) and state == (2,)  # max backup: a line worth 30 beats a sure 12
+    assert m.best[0] == 30.0 and m.best[1][0] == 2
+    assert m.nodes[(2,)].best == 30.0 and m.nodes[(1,)].best == 12.0
 
 
 def test_mcts_prefers_the_better_side_when_no_outlier():
@@ -181,15 +193,125 @@ def test_mcts_prefers_the_better_side_when_no_outlier():
         def reward(self, s):
             return 10.0 + s[1] if s[0] == 1 else float(s[1])
 
-    assert MCTS(NoOutlier(), seed=1).search((), 300) == 1
+    m = MCTS(NoOutlier(), seed=1)
+    m.run((), [], 60)
+    assert m.commit((), [])[0] == (1,)
 
 
-def test_mcts_plays_a_legal_solo_game():
-    r = mcts_search("france", budget=2, seed=1)
+def test_mcts_is_deterministic_for_a_seed():
+    def stats(seed):
+        m = MCTS(TwoWays(), seed=seed)
+        m.run((), [], 13)
+        return m.best, {k: (n.visits, n.total, n.best) for k, n in m.nodes.items()}
+
+    assert stats(5) == stats(5)
+    assert len({repr(stats(s)) for s in range(6)}) > 1  # the seed drives the playouts
+
+
+def _late_start(variant="ireland", rnd=31):
+    line = json.loads((RESULTS / f"{variant}-beam2000-seed0.json").read_text())["line"]
+    return beam._state_at_round(FastEngine(variant), line, rnd)
+
+
+def test_turn_mcts_on_the_engine_is_deterministic_and_replays():
+    start = _late_start()
+    a = mcts_search("ireland", budget=3, seed=2, start=start)
+    b = mcts_search("ireland", budget=3, seed=2, start=start)
+    assert a.line == b.line and a.score == b.score and a.complete
+    assert a.line[: len(start[1])] == start[1]
+    rec = records.make_record(command="test", variant="ireland", algorithm="mcts",
+                              params={"simulations_per_decision": 3}, seed=2, nodes=a.nodes,
+                              seconds=a.seconds, score=a.score, line=a.line)
+    ok, message, _ = records.verify_record(rec)
+    assert ok, message
+
+
+def test_mcts_with_a_time_limit_follows_its_best_line_to_the_end():
+    r = mcts_search("france", budget=50, seed=1, time_limit=1e-6)
+    assert not r.complete and r.nodes == 1  # one playout, then its line is played out
     rec = records.make_record(command="test", variant="france", algorithm="mcts",
-                              params={"simulations_per_decision": 2}, seed=1, nodes=r.nodes,
-                              seconds=r.seconds, score=r.score, line=r.line)
+                              params={}, seed=1, nodes=r.nodes, seconds=r.seconds,
+                              score=r.score, line=r.line)
     assert records.verify_record(rec)[0]
+
+
+class Combination(MoveGame):
+    """A hand-built puzzle: choose one of four digits at each of eight turns. A line scores
+    the number of digits matching a hidden target, and 100 if all match (the known optimum);
+    the prior bias points to the digit 0 everywhere, which is wrong at half the turns."""
+
+    TARGET = (3, 1, 0, 2, 0, 3, 1, 0)
+
+    def root(self):
+        return ()
+
+    def terminal(self, s):
+        return len(s) == len(self.TARGET)
+
+    def score(self, s):
+        hits = sum(a == b for a, b in zip(s, self.TARGET))
+        return 100.0 if hits == len(self.TARGET) else float(hits)
+
+    def moves(self, states):
+        out = []
+        for s in states:
+            codes = np.array([(len(s) * 4 + a + 1) * 0x9E3779B97F4A7C15 % (1 << 64)
+                              for a in range(4)], dtype=np.uint64)
+            out.append(Moves(codes, np.array([0.5, 0.0, 0.0, 0.0]), [0, 1, 2, 3]))
+        return out
+
+    def play(self, s, a):
+        return s + (a,), [a]
+
+    def sequence(self, line):
+        seq = Sequence(self.score(tuple(line)), list(line))
+        for i, a in enumerate(line):
+            mv = self.moves([tuple(line[:i])])[0]
+            seq.turns.append((mv.codes, mv.bias, a))
+        return seq
+
+
+def test_nrpa_finds_the_optimum_of_a_small_puzzle():
+    n = NRPA(Combination(), seed=0, iterations=30, parallel=2)
+    best = n.search(2)
+    assert best.score == 100.0 and tuple(best.line) == Combination.TARGET
+    # far fewer playouts than the 4 ** 8 lines
+    assert n.playouts <= 2 * 30 * 30
+
+
+def test_nrpa_is_deterministic_and_keeps_its_seed_line():
+    def run(seed, line=None):
+        n = NRPA(Combination(), seed=seed, iterations=3, parallel=2, seed_line=line)
+        best = n.search(1)
+        return best.score, best.line, n.playouts
+
+    assert run(4) == run(4)
+    good = [3, 1, 0, 2, 0, 3, 1, 1]  # 7 hits: better than 3 playouts find
+    assert run(4, good)[:2] == (7.0, good)
+
+
+def test_nrpa_adapt_moves_the_policy_towards_the_sequence():
+    g = Combination()
+    pol = np.zeros(1 << nrpa.POLICY_BITS)
+    seq = g.sequence(list(Combination.TARGET))
+    before = [nrpa.probabilities(pol, c, b)[k] for c, b, k in seq.turns]
+    nrpa.adapt(pol, seq)
+    after = [nrpa.probabilities(pol, c, b)[k] for c, b, k in seq.turns]
+    assert all(x > y for x, y in zip(after, before))
+
+
+def test_nrpa_on_the_engine_from_a_late_round_of_a_line():
+    line = json.loads((RESULTS / "france-beam2000-seed0.json").read_text())["line"]
+    args = {"level": 1, "iterations": 2, "seed": 1, "seed_line": line, "from_round": 31}
+    a = nrpa_search("france", **args)
+    b = nrpa_search("france", **args)
+    assert (a.line, a.score, a.nodes) == (b.line, b.score, b.nodes)
+    assert a.score[0] >= 512 and a.line[:100] == line[:100]  # the seed line is kept
+    rec = records.make_record(command="test", variant="france", algorithm="nrpa",
+                              params={"level": 1}, seed=1, nodes=a.nodes, seconds=a.seconds,
+                              score=a.score, line=a.line)
+    ok, message, _ = records.verify_record(rec)
+    assert ok, message
 
 
 def test_verify_record_rejects_a_wrong_score_and_an_illegal_move(tmp_path):
@@ -249,3 +371,57 @@ def test_every_committed_result_replays_on_the_reference_engine(path):
     data = records.load_record(path)
     ok, message, _ = records.verify_record(data)
     assert ok, f"{path.name}: {message}"
+
+
+def test_cli_mcts_default_is_the_search_default():
+    from cli.main import MCTS_DEFAULT
+    from solver.search.mcts import DEFAULT_SIMULATIONS
+
+    assert MCTS_DEFAULT == DEFAULT_SIMULATIONS
+
+
+def test_cli_nrpa_iterations_default_is_the_search_default():
+    from cli.main import NRPA_ITERATIONS
+    from solver.search.nrpa import ITERATIONS
+
+    assert NRPA_ITERATIONS == ITERATIONS
+
+
+def test_solo_cli_rejects_bad_nrpa_arguments(tmp_path):
+    runner = CliRunner()
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    for args in (["--nrpa", "0"], ["--nrpa", "1", "--mcts", "3"], ["--iterations", "5"],
+                 ["--nrpa", "1", "--from-round", "30"], ["--nrpa", "1", "--iterations", "0"]):
+        res = runner.invoke(main, ["solo", "--variant", "ireland"] + args)
+        assert res.exit_code == 2, (args, res.output)
+    res = runner.invoke(main, ["solo", "--variant", "ireland", "--nrpa", "1", "--seed-line",
+                               str(bad), "--out", str(tmp_path / "o.json")])
+    assert res.exit_code == 2 and "--seed-line" in res.output and "kind" in res.output
+    res = runner.invoke(main, ["solo", "--variant", "ireland", "--nrpa", "1", "--seed-line",
+                               str(RESULTS / "france-beam100-seed0.json"), "--out",
+                               str(tmp_path / "o.json")])
+    assert res.exit_code == 2 and "france line" in res.output
+    assert not (tmp_path / "o.json").exists()
+
+
+def test_nrpa_with_a_time_limit_returns_its_seed_line():
+    line = json.loads((RESULTS / "ireland-beam2000-seed0.json").read_text())["line"]
+    r = nrpa_search("ireland", level=2, iterations=50, seed_line=line, from_round=29,
+                    time_limit=1e-6)
+    assert not r.complete and r.line == line and r.score[0] == 503 and r.nodes == 0
+
+
+def test_solo_cli_nrpa_from_a_seed_line_writes_a_record(tmp_path):
+    out = tmp_path / "nrpa.json"
+    seed = RESULTS / "france-beam2000-seed0.json"
+    res = CliRunner().invoke(main, ["solo", "--variant", "france", "--nrpa", "1",
+                                    "--iterations", "2", "--seed-line", str(seed),
+                                    "--from-round", "32", "--out", str(out), "--json"])
+    assert res.exit_code == 0, res.output
+    rec = json.loads(out.read_text())
+    assert rec["algorithm"] == "nrpa" and rec["score"]["total"] >= 512
+    assert rec["parameters"] | {} == {"level": 1, "iterations": 2, "time_limit": None,
+                                      "seed_line": str(seed), "seed_score": 512,
+                                      "from_round": 32}
+    assert "--seed-line" in rec["command"] and records.verify_record(rec)[0]

@@ -41,9 +41,12 @@ variants pass 500 from width 500 on; width 10000 reaches 536 (France, 12.6 minut
 (Ireland, 28 minutes). A single narrow beam is chaotic (399 and 405 at width 100): the
 groups and the polish are what make the wider searches reliable.
 
-MCTS (rollouts of uniformly random play, max backup) stays near 200 points at 1000
-simulations per decision: random rollouts cannot tell a good plan from a bad one in this
-game; the beam's evaluation can.
+MCTS over whole turns (`solver/search/mcts.py`; rows "sims/turn"): the tree's edges are the
+beam's turns, playouts play the best turn under one of the beam's evaluation weightings each,
+max backup; one decision per turn. The "sims/command" rows are the command-level MCTS it
+replaced (uniformly random rollouts, about 200 points at 1000 simulations per command).
+NRPA rows (`solver/search/nrpa.py`) started from a beam line and searched the rounds from
+`from_round` on; their `stages` field lists each top-level iteration.
 """
 
 
@@ -52,18 +55,24 @@ def main() -> int:
     for path in sorted(RESULTS.glob("*.json")):
         r = json.loads(path.read_text())
         p = r["parameters"]
-        budget = p.get("width", p.get("simulations_per_decision"))
+        size = p.get("width", p.get("simulations_per_decision", p.get("level", 0)))
         if r["algorithm"] == "mcts":
-            budget = f"{budget} sims/decision"
+            # records before the turn-level MCTS (no "decision" field) searched commands
+            budget = f"{size} sims/{p.get('decision', 'command, old MCTS')}"
+        elif r["algorithm"] == "nrpa":
+            budget = f"level {size} x {p.get('iterations')} iterations"
+            if p.get("seed_line"):
+                budget += f", from {p['seed_score']} (`{pathlib.Path(p['seed_line']).name}`"
+                budget += f", round {p['from_round']} on)" if p.get("from_round") else ")"
         else:
-            budget = f"width {budget}"
+            budget = f"width {size}"
         if p.get("time_limit"):
             budget += f", limit {p['time_limit']} s"
         s = r["score"]
         rows.append((r["variant"], r["algorithm"], budget, r["seed"], s["total"], s["goods"],
                      s["economic"], s["dwelling"], r["wall_seconds"], r["nodes"],
                      r["commit"][:7] + ("-dirty" if r["commit"].endswith("-dirty") else ""),
-                     path.name, p.get("width", p.get("simulations_per_decision", 0))))
+                     path.name, size))
     rows.sort(key=lambda x: (x[0], x[1], x[12], x[3]))
     lines = [HEADER]
     for row in rows:

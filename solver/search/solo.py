@@ -20,7 +20,7 @@ from __future__ import annotations
 import signal
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tqdm import tqdm
@@ -31,6 +31,7 @@ from . import records
 from .beam import GROUP_WIDTH, POLISH_LINES, POLISH_ROUNDS, beam_search
 from .evaluation import PORTFOLIO
 from .mcts import mcts_search
+from .nrpa import ITERATIONS, nrpa_search
 from .schedule import timed_beam_search
 
 RESULTS = Path("results")
@@ -45,8 +46,9 @@ def reserve(time_limit: float) -> float:
 
 @dataclass(frozen=True)
 class SoloJob:
-    """What to search: beam of a fixed ``width``, MCTS of ``simulations`` per decision, or
-    (neither) the time-budgeted beam; ``time_limit`` in seconds for the whole job."""
+    """What to search: beam of a fixed ``width``, MCTS of ``simulations`` per decision, NRPA
+    of level ``nrpa`` (seeded by the line of ``seed_record``, kept before ``from_round``), or
+    (none of them) the time-budgeted beam; ``time_limit`` in seconds for the whole job."""
 
     variant: str
     seed: int = 0
@@ -54,15 +56,24 @@ class SoloJob:
     simulations: int | None = None
     time_limit: float | None = None
     position: object = None  # solver.research.positions.Position to search on from (beam)
+    nrpa: int | None = None
+    iterations: int = ITERATIONS
+    seed_line: str | None = None  # the path of seed_record (load_seed_line)
+    seed_record: dict | None = field(default=None, compare=False)
+    from_round: int | None = None
 
     @property
     def algorithm(self) -> str:
-        return "mcts" if self.simulations is not None else "beam"
+        return ("nrpa" if self.nrpa is not None else "mcts" if self.simulations is not None
+                else "beam")
 
     @property
     def name(self) -> str:
         """The record's default file name, e.g. ``ireland-t600-seed0.json``."""
-        if self.simulations is not None:
+        if self.nrpa is not None:
+            budget = f"nrpa{self.nrpa}x{self.iterations}" + (
+                f"-from{self.seed_record['score']['total']}" if self.seed_record else "")
+        elif self.simulations is not None:
             budget = f"mcts{self.simulations}"
         elif self.width is not None:
             budget = f"beam{self.width}"
@@ -75,7 +86,9 @@ class SoloJob:
 
     def describe(self) -> str:
         """One line for the user: the search and its limit."""
-        what = (f"MCTS, {self.simulations} simulations per decision"
+        what = (f"NRPA level {self.nrpa}, {self.iterations} iterations" + (
+                    f", seeded by {self.seed_line}" if self.seed_line else "")
+                if self.nrpa is not None else f"MCTS, {self.simulations} simulations per turn"
                 if self.simulations is not None else f"beam of width {self.width}"
                 if self.width is not None else "time-budgeted beam")
         limit = ("" if self.time_limit is None else
@@ -86,11 +99,32 @@ class SoloJob:
 
     @property
     def parameters(self) -> dict:
+        if self.nrpa is not None:
+            p = {"level": self.nrpa, "iterations": self.iterations,
+                 "time_limit": self.time_limit}
+            if self.seed_record is not None:
+                p |= {"seed_line": self.seed_line,
+                      "seed_score": self.seed_record["score"]["total"],
+                      "from_round": self.from_round}
+            return p
         if self.simulations is not None:
-            return {"simulations_per_decision": self.simulations, "time_limit": self.time_limit}
+            return {"simulations_per_decision": self.simulations, "decision": "turn",
+                    "time_limit": self.time_limit}
         if self.width is not None:
             return {"width": self.width, "time_limit": self.time_limit}
         return {"schedule": "time", "time_limit": self.time_limit}
+
+
+def load_seed_line(path: str, variant: str) -> dict:
+    """The results record at ``path`` whose line seeds NRPA (records.RecordError if it is not
+    a valid record of ``variant`` that replays on the reference engine)."""
+    record = records.load_record(path)
+    if record["variant"] != variant:
+        raise records.RecordError(f"{path} is a {record['variant']} line, not {variant}")
+    ok, message, _ = records.verify_record(record)
+    if not ok:
+        raise records.RecordError(f"{path} does not replay: {message}")
+    return record
 
 
 @dataclass(frozen=True)
@@ -168,6 +202,10 @@ def run_search(job: SoloJob, started: float, stop, quiet: bool = False):
     bar = _ProgressBar(job, started, quiet)
     start = job.position.start() if job.position is not None else None
     try:
+        if job.nrpa is not None:
+            line = None if job.seed_record is None else job.seed_record["line"]
+            return nrpa_search(job.variant, job.nrpa, job.iterations, job.seed, seconds, line,
+                               job.from_round, bar.iteration, stop=stop)
         if job.simulations is not None:
             return mcts_search(job.variant, job.simulations, job.seed, seconds, bar.update,
                                stop=stop)
@@ -221,7 +259,8 @@ def run_solo(job: SoloJob, *, out: str | None, command: str, quiet: bool = False
 
 class _ProgressBar:
     """The search's progress: seconds against the time limit, or rounds against stages x
-    rounds (fixed width) or the game's rounds (MCTS); the postfix names the stage."""
+    rounds (fixed width), the game's rounds (MCTS) or the top level's iterations (NRPA); the
+    postfix names the stage."""
 
     def __init__(self, job: SoloJob, started: float, quiet: bool):
         self.job, self.started = job, started
@@ -229,11 +268,14 @@ class _ProgressBar:
         if self.timed:
             total, unit = job.time_limit, "s"
             fmt = "{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} s{postfix}"
+        elif job.nrpa is not None:
+            total, unit, fmt = job.iterations, " iteration", None
         else:
             self.spans = self._stage_spans() if job.width is not None else [ROUNDS]
             total, unit = sum(self.spans), " round"
             fmt = None
-        what = (f"mcts {job.simulations}" if job.simulations is not None else
+        what = (f"nrpa {job.nrpa}" if job.nrpa is not None else
+                f"mcts {job.simulations}" if job.simulations is not None else
                 f"beam {job.width}" if job.width is not None else "beam")
         self.bar = tqdm(total=total, desc=f"{what} {job.variant}", unit=unit, file=sys.stderr,
                         disable=quiet, bar_format=fmt, dynamic_ncols=True)
@@ -258,6 +300,19 @@ class _ProgressBar:
             n = self._position(stage, rnd)
             post = f"{stage}, round {rnd}" if stage else f"round {rnd}"
         self.bar.n = max(self.bar.n, n)
+        self.bar.set_postfix_str(post, refresh=False)
+        self.bar.refresh()
+
+    def iteration(self, i: int, best: float) -> None:
+        """NRPA's progress: top-level iteration ``i`` done, ``best`` the best score so far."""
+        elapsed = time.perf_counter() - self.started
+        if self.timed:
+            self.bar.n = max(self.bar.n, min(self.bar.total, elapsed))
+            left = max(0.0, self.bar.total - elapsed)
+            post = f"iteration {i}, best {best:g}, {left:.0f} s left"
+        else:
+            self.bar.n = max(self.bar.n, i)
+            post = f"best {best:g}"
         self.bar.set_postfix_str(post, refresh=False)
         self.bar.refresh()
 
