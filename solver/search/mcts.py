@@ -201,13 +201,16 @@ class MCTS:
         return keys, actions
 
     def run(self, root_state, root_line: list[int], simulations: int,
-            deadline: float | None = None) -> int:
+            deadline: float | None = None, stop=None) -> int:
         """Run up to ``simulations`` simulations from ``root_state`` (reached by
-        ``root_line``), stopping at ``deadline`` (perf_counter); returns how many ran."""
+        ``root_line``), stopping at ``deadline`` (perf_counter) or once ``stop()`` is true
+        and a line is known; returns how many ran."""
         root = self.node(root_state)
         done = 0
         while done < simulations:
             if deadline is not None and time.perf_counter() > deadline:
+                break
+            if stop is not None and self.best is not None and stop():
                 break
             picks = [self._select(root) for _ in range(min(self.batch, simulations - done))]
             leaves = [self.nodes[keys[-1]] for keys, _ in picks]
@@ -287,7 +290,7 @@ def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, see
             # an equal share of the time left for each turn the best line still has
             todo = _turns_left(game, W, m.best[1][len(line):]) if m.best else 80
             deadline = time.perf_counter() + max(0.0, left) / max(1, todo)
-        m.run(W, line, budget, deadline)
+        m.run(W, line, budget, deadline, stop)
         path, W = m.commit(W, line)
         line += list(path)
         turns += 1
