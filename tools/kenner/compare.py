@@ -1,0 +1,268 @@
+"""Differential play against kennerspiel: one seeded game in one direction, compared COMMIT by
+COMMIT (issue 15).
+
+Direction ``ours``: a seeded random game of our engine under the ``kennerspiel`` profile is
+exported to notation (``export_history``), re-imported by our engine and replayed by kennerspiel.
+Direction ``ks``: kennerspiel plays a seeded random game from its own move generation; our
+engine replays it (``replay_record``).
+
+After every COMMIT both sides are summarised the same way (:func:`our_view`, :func:`ks_view`):
+whose move it is (colour), the round, the settlement letter, whether a settlement turn / the solo
+neutral building phase / the bonus round is on, every player's goods and score total; at the end
+the full score (goods, economic, dwelling, total) and whether the game is over. The first field
+that differs is the game's disagreement (:class:`Outcome`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from solver.rules import actions as A
+from solver.rules import goods as G
+from solver.rules.game import new_initial_state
+from solver.rules.notation import (
+    GameConfig,
+    NotationError,
+    export_history,
+    ks_goods,
+    replay_record,
+)
+
+COLOURS = ("R", "G", "B", "W")
+#: every configuration both engines have (solo is long only)
+CONFIGS = tuple([(1, c, "long") for c in ("france", "ireland")]
+                + [(p, c, n) for p in (2, 3, 4) for n in ("long", "short")
+                   for c in ("france", "ireland")])
+MAX_STEPS = 60_000  # engine actions in one random game (games end after a few thousand)
+MAX_COMMANDS = 20_000  # kennerspiel commands in one random game
+#: notation extensions kennerspiel cannot read (solver/rules/notation.py docstring)
+EXTENSIONS = ("PLACE_ONLY", "OPTION=")
+MAIN_KINDS = ("USE", "WORK_CONTRACT", "FELL_TREES", "CUT_PEAT", "BUILD")
+
+
+@dataclass
+class Outcome:
+    """One compared game: its key, how far it got, and its first disagreement (or None)."""
+
+    direction: str
+    config: tuple
+    seed: int
+    moves: list = field(default_factory=list)
+    actors: str | None = None
+    start: dict | None = None
+    commits: int = 0
+    finished: bool = False
+    truncated: str | None = None  # why the comparison stopped early without a disagreement
+    disagreement: dict | None = None
+
+    def record(self) -> dict:
+        """The game as a record of ../shared/games/ (enough to replay it)."""
+        p, country, length = self.config
+        return {"config": {"players": p, "country": country, "length": length},
+                "start": self.start, "moves": self.moves, "actors": self.actors}
+
+
+def our_view(st) -> dict:
+    """Our engine's state, summarised as kennerspiel's (see the module docstring)."""
+    g = st.g
+    f = st.frame or {}
+    seat = st.current_player()
+    players = [o for o in g.owners if not o.neutral]
+    return {
+        "finished": st.is_terminal(),
+        "current": None if st.is_terminal() else g.owners[seat].colour,
+        "round": g.round,
+        "settlement_round": g.phase or "S",
+        "settle_turn": f.get("f") == "settle",
+        "neutral_phase": f.get("f") == "neutral_build",
+        "bonus_round": bool(g.bonus_round),
+        "goods": {o.colour: ks_goods(o.goods) for o in players},
+        "wonders": {o.colour: int(o.goods[G.WONDER]) for o in players},
+        "totals": {o.colour: int(s.total) for o, s in zip(players, st.score())},
+    }
+
+
+def ks_view(s: dict) -> dict:
+    """kennerspiel's summary (oracle.mjs) in the same shape as :func:`our_view`."""
+    finished = s["status"] == "FINISHED"
+    return {
+        "finished": finished,
+        "current": None if finished else s["players"][s["active"]]["color"],
+        "round": s["round"],
+        "settlement_round": s["settlement_round"],
+        "settle_turn": s["settle_turn"],
+        "neutral_phase": s["neutral_phase"],
+        "bonus_round": s["bonus_round"],
+        "goods": {p["color"]: p["goods"] for p in s["players"]},
+        "wonders": {p["color"]: p["wonders"] for p in s["players"]},
+        "totals": {p["color"]: sc["total"] for p, sc in zip(s["players"], s["scores"])},
+    }
+
+
+def our_final(st) -> list[dict]:
+    """Our full score in seat order (goods, economic, dwelling, total)."""
+    return [{"goods": int(s.goods), "economic": int(s.economic), "dwelling": int(s.dwelling),
+             "total": int(s.total)} for s in st.score()]
+
+
+def ks_final(s: dict) -> list[dict]:
+    """kennerspiel's full score in seat order, dwelling summed over settlements."""
+    return [{"goods": x["goods"], "economic": x["economic"], "dwelling": sum(x["dwelling"]),
+             "total": x["total"]} for x in s["scores"]]
+
+
+#: view fields compared after a COMMIT, in the order a disagreement is reported
+FIELDS = ("finished", "current", "round", "settlement_round", "settle_turn", "neutral_phase",
+          "bonus_round", "goods", "wonders", "totals")
+
+
+def first_difference(ours: dict, theirs: dict) -> dict | None:
+    """The first compared field that differs: {"field", "ours", "kennerspiel"}, or None."""
+    for k in FIELDS:
+        if ours[k] != theirs[k]:
+            a, b = ours[k], theirs[k]
+            if isinstance(a, dict):  # keep only the colours / goods that differ
+                a = {c: a.get(c) for c in set(a) | set(b) if a.get(c) != b.get(c)}
+                b = {c: theirs[k].get(c) for c in a}
+            return {"field": k, "ours": a, "kennerspiel": b}
+    return None
+
+
+# ----- direction "ours": our random game, replayed by kennerspiel ----------------------------
+def _choose(st, legal: list[int], rng: random.Random) -> int:
+    """A random legal action, biased so that the game moves on and exports in plain notation:
+    a turn takes a main action when one exists (kennerspiel 0.21.1 rejects a pass), an option
+    frame takes a real option (a declined use exports as PLACE_ONLY)."""
+    f = st.frame
+    kind = f["f"]
+    if kind == "turn" and not f["main"]:
+        main = [a for a in legal if A.decode(a).kind in MAIN_KINDS
+                and not (A.decode(a).kind in ("FELL_TREES", "CUT_PEAT") and A.decode(a).flag == 2)]
+        rest = [a for a in legal if A.decode(a).kind not in MAIN_KINDS + ("COMMIT",)]
+        if main and (not rest or rng.random() < 0.85):
+            return rng.choice(main)
+        if rest:
+            return rng.choice(rest)
+    elif kind == "option":
+        real = [a for a in legal if A.decode(a).flag]
+        if real:
+            return rng.choice(real)
+    elif kind in ("turn", "settle"):
+        commit = [a for a in legal if A.decode(a).kind == "COMMIT"]
+        if commit and rng.random() < 0.5:
+            return commit[0]
+    return rng.choice(legal)
+
+
+def our_random_moves(config: tuple, seed: int) -> tuple[list[list[str]], dict]:
+    """Play a seeded random game of our engine (kennerspiel profile); (its notation, start)."""
+    players, country, length = config
+    colours = list(COLOURS[:players + (1 if players == 1 else 0)])
+    st = new_initial_state(country, players, length, "kennerspiel", colours=tuple(colours))
+    rng = random.Random(seed)
+    steps = 0
+    while not st.is_terminal() and steps < MAX_STEPS:
+        st.apply_action(_choose(st, st.legal_actions(), rng))
+        steps += 1
+    cfg = GameConfig(players, country, length, colours[:players],
+                     colours[1] if players == 1 else None)
+    start = {"seed": None, "colors_given": colours, "seat_colors": colours[:players],
+             "neutral_color": cfg.neutral_colour}
+    return export_history(cfg, st.history(), "kennerspiel"), start
+
+
+def _uses_extension(tokens: list[str]) -> bool:
+    if tokens[0] in ("FELL_TREES", "CUT_PEAT") and len(tokens) == 1:
+        return True
+    return any(t == "PLACE_ONLY" or t.startswith("OPTION=") for t in tokens)
+
+
+def run_ours(oracle, config: tuple, seed: int) -> Outcome:
+    """Direction ``ours`` for one seed."""
+    out = Outcome("ours", config, seed)
+    moves, out.start = our_random_moves(config, seed)
+    cut = next((i for i, m in enumerate(moves) if _uses_extension(m)), None)
+    if cut is not None:
+        out.truncated = f"move {cut} ({' '.join(moves[cut])}) uses a notation extension"
+        moves = moves[:cut]
+    out.moves = moves
+    ks = oracle.replay(moves)
+    theirs = {c["after_move"]: c for c in ks["commits"]}
+    if ks["rejected"] is not None:
+        i = ks["rejected"]
+        out.disagreement = {"move": i, "tokens": moves[i], "field": "rejected",
+                            "ours": "accepted", "kennerspiel": ks["error"]}
+        moves = moves[:i]
+    mine: dict[int, dict] = {}
+    rp = replay_record(out.record() | {"moves": moves, "actors": None}, "kennerspiel",
+                       on_commit=lambda i, r: mine.__setitem__(i, our_view(r.state)))
+    _compare_commits(out, mine, theirs, moves)
+    if out.disagreement is None and ks["rejected"] is None:
+        out.finished = rp.state.is_terminal()
+        _compare_end(out, rp.state, ks["final"], len(moves) - 1, moves)
+    return out
+
+
+# ----- direction "ks": kennerspiel's random game, replayed by us ------------------------------
+def run_ks(oracle, config: tuple, seed: int) -> Outcome:
+    """Direction ``ks`` for one seed."""
+    players, country, length = config
+    out = Outcome("ks", config, seed)
+    given = list(COLOURS[:players + (1 if players == 1 else 0)])
+    game = oracle.random_game([str(players), country, length], given, seed, MAX_COMMANDS)
+    out.moves, out.actors = game["moves"], game["actors"]
+    final = game["final"]
+    out.start = {"seed": None, "colors_given": given,
+                 "seat_colors": [p["color"] for p in final["players"]],
+                 "neutral_color": final["neutral"]}
+    if game["ended"] != "finished":
+        out.truncated = f"kennerspiel's game did not finish ({game['ended']})"
+    theirs = {c["after_move"]: c for c in game["commits"]}
+    mine: dict[int, dict] = {}
+    try:
+        rp = replay_record(out.record(), "kennerspiel",
+                           on_commit=lambda i, r: mine.__setitem__(i, our_view(r.state)))
+    except NotationError as e:
+        _compare_commits(out, mine, theirs, out.moves)
+        if out.disagreement is None:
+            out.disagreement = {"move": e.index, "tokens": e.tokens, "field": "rejected",
+                                "ours": e.reason, "kennerspiel": "accepted"}
+        return out
+    _compare_commits(out, mine, theirs, out.moves)
+    if out.disagreement is None:
+        out.finished = rp.state.is_terminal()
+        _compare_end(out, rp.state, final, len(out.moves) - 1, out.moves)
+    return out
+
+
+def _compare_commits(out: Outcome, mine: dict, theirs: dict, moves) -> None:
+    for i in sorted(theirs):
+        if i not in mine:
+            break
+        out.commits += 1
+        d = first_difference(mine[i], ks_view(theirs[i]))
+        if d is not None:
+            out.disagreement = {"move": i, "tokens": moves[i], **d}
+            return
+
+
+def _compare_end(out: Outcome, st, final: dict, last: int, moves) -> None:
+    ours_done, ks_done = st.is_terminal(), final["status"] == "FINISHED"
+    if ours_done != ks_done and out.truncated is None:
+        out.disagreement = {"move": last, "tokens": moves[last] if moves else [],
+                            "field": "finished", "ours": ours_done, "kennerspiel": ks_done}
+    elif ours_done and ks_done and our_final(st) != ks_final(final):
+        out.disagreement = {"move": last, "tokens": moves[last], "field": "final score",
+                            "ours": our_final(st), "kennerspiel": ks_final(final)}
+
+
+def run(oracle, direction: str, config: tuple, seed: int) -> Outcome:
+    """One game in one direction (``ours`` or ``ks``); engine crashes become disagreements."""
+    try:
+        return (run_ours if direction == "ours" else run_ks)(oracle, config, seed)
+    except Exception as e:  # noqa: BLE001 - an engine crash is a finding, reported with its seed
+        out = Outcome(direction, config, seed)
+        out.disagreement = {"move": None, "tokens": [], "field": "crash",
+                            "ours": f"{type(e).__name__}: {e}", "kennerspiel": None}
+        return out
