@@ -599,7 +599,8 @@ class State:
         out = []
         if district and self.g.district_prices and (free or money >= self.g.district_prices[0]):
             out += [A.make("BUY_DISTRICT", row=r, flag=s)
-                    for r in me.land.district_rows() for s in (0, 1)]
+                    for r in me.land.district_rows(self.profile.district_via_mountain_plot)
+                    for s in (0, 1)]
         if plot and self.g.plot_prices and (free or money >= self.g.plot_prices[0]):
             for s, side in enumerate(("COAST", "MOUNTAIN")):
                 out += [A.make("BUY_PLOT", row=r, flag=s) for r in me.land.plot_rows(side)]
@@ -681,9 +682,15 @@ class State:
                 out.append(A.make("NEUTRAL_BUILD", bid, cell[0], cell[1]))
         return out
 
-    def _neutral_cells(self, land: Landscape, bid: str) -> list[tuple[int, int]]:
-        """SOLO §4.2 step 3 / D9: empty (cloister: touching a cloister) or same-kind cover."""
+    def _neutral_cells(self, land: Landscape, bid: str, strict: bool = True,
+                       fallback: bool = True) -> list[tuple[int, int]]:
+        """SOLO §4.2 step 3 / D9: empty (cloister: touching a cloister) or same-kind cover.
+
+        A cover that must touch a cloister (``neutral_cover_needs_adjacency``) can leave a
+        cloister building nowhere to go (kennerspiel is stuck there); the forced build then
+        falls back to the cover without the adjacency check."""
         b = BUILDINGS[bid]
+        need = strict and self.profile.neutral_cover_needs_adjacency
         out = []
         for row in (0, 1):
             for col in range(5):
@@ -692,9 +699,10 @@ class State:
                     if not b.cloister or land.touches_cloister((col, row)):
                         out.append((col, row))
                 elif content in BUILDINGS and BUILDINGS[content].cloister == b.cloister:
-                    if (not b.cloister or not self.profile.neutral_cover_needs_adjacency
-                            or land.touches_cloister((col, row))):
+                    if not b.cloister or not need or land.touches_cloister((col, row)):
                         out.append((col, row))
+        if not out and need and fallback:
+            return self._neutral_cells(land, bid, strict=False)
         return out
 
     def _neutral_contract_targets(self) -> list[str]:
@@ -936,7 +944,8 @@ class State:
                                 "coins and you have less (RULES §5.8)")
         try:
             if district:
-                me.land.add_district(a.row, ("PLAINS", "HILLS")[a.flag])
+                me.land.add_district(a.row, ("PLAINS", "HILLS")[a.flag],
+                                     self.profile.district_via_mountain_plot)
             else:
                 me.land.add_plot(a.row, ("COAST", "MOUNTAIN")[a.flag])
         except (LandscapeError, IndexError) as e:

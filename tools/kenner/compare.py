@@ -34,7 +34,8 @@ COLOURS = ("R", "G", "B", "W")
 CONFIGS = tuple([(1, c, "long") for c in ("france", "ireland")]
                 + [(p, c, n) for p in (2, 3, 4) for n in ("long", "short")
                    for c in ("france", "ireland")])
-MAX_STEPS = 60_000  # engine actions in one random game (games end after a few thousand)
+MAX_STEPS = 8_000  # engine actions in one random game of ours (a game not over by then is
+#                    compared as far as it went)
 MAX_COMMANDS = 20_000  # kennerspiel commands in one random game
 #: notation extensions kennerspiel cannot read (solver/rules/notation.py docstring)
 EXTENSIONS = ("PLACE_ONLY", "OPTION=")
@@ -63,6 +64,21 @@ class Outcome:
                 "start": self.start, "moves": self.moves, "actors": self.actors}
 
 
+def ks_round_label(st) -> int:
+    """Our round under kennerspiel's label: its solo rounds after settlement D are numbered
+    25, 25, 26, ... 30 (D10); its bonus round keeps the number of the round before; its
+    2-player games repeat the label of their last scheduled round (27 long, 28 short) for
+    every round after it until the display empties (measured)."""
+    g = st.g
+    if g.players == 1 and g.round >= 26:
+        return g.round - 1
+    if g.bonus_round:
+        return g.round - 1
+    if g.players == 2:
+        return min(g.round, 27 if g.length == "long" else 28)
+    return g.round
+
+
 def our_view(st) -> dict:
     """Our engine's state, summarised as kennerspiel's (see the module docstring)."""
     g = st.g
@@ -72,7 +88,7 @@ def our_view(st) -> dict:
     return {
         "finished": st.is_terminal(),
         "current": None if st.is_terminal() else g.owners[seat].colour,
-        "round": g.round,
+        "round": ks_round_label(st),
         "settlement_round": g.phase or "S",
         "settle_turn": f.get("f") == "settle",
         "neutral_phase": f.get("f") == "neutral_build",
@@ -136,10 +152,16 @@ def _choose(st, legal: list[int], rng: random.Random) -> int:
     frame takes a real option (a declined use exports as PLACE_ONLY)."""
     f = st.frame
     kind = f["f"]
+    # fell trees / cut peat with nothing left exports as an extension kennerspiel cannot read
+    plain = [a for a in legal if not (A.decode(a).kind in ("FELL_TREES", "CUT_PEAT")
+                                      and A.decode(a).flag == 2)]
+    legal = plain or legal
     if kind == "turn" and not f["main"]:
-        main = [a for a in legal if A.decode(a).kind in MAIN_KINDS
-                and not (A.decode(a).kind in ("FELL_TREES", "CUT_PEAT") and A.decode(a).flag == 2)]
+        main = [a for a in legal if A.decode(a).kind in MAIN_KINDS]
         rest = [a for a in legal if A.decode(a).kind not in MAIN_KINDS + ("COMMIT",)]
+        builds = [a for a in main if A.decode(a).kind == "BUILD"]
+        if builds and rng.random() < 0.5:  # the 2-player games end only once the display empties
+            return rng.choice(builds)
         if main and (not rest or rng.random() < 0.85):
             return rng.choice(main)
         if rest:
@@ -172,6 +194,20 @@ def our_random_moves(config: tuple, seed: int) -> tuple[list[list[str]], dict]:
     return export_history(cfg, st.history(), "kennerspiel"), start
 
 
+def _neutral_fallback(out: Outcome, moves: list, i: int) -> bool:
+    """Whether move i is a forced solo neutral build that only our fallback places (no cell
+    passes kennerspiel's adjacency check, so kennerspiel is stuck: profile
+    neutral_cover_needs_adjacency)."""
+    if out.config[0] != 1 or moves[i][0] != "BUILD":
+        return False
+    rp = replay_record(out.record() | {"moves": moves[:i], "actors": None}, "kennerspiel")
+    st = rp.state
+    if (st.frame or {}).get("f") != "neutral_build":
+        return False
+    return not st._neutral_cells(st.g.owners[st.neutral_index].land, moves[i][1],
+                                 fallback=False)
+
+
 def _uses_extension(tokens: list[str]) -> bool:
     if tokens[0] in ("FELL_TREES", "CUT_PEAT") and len(tokens) == 1:
         return True
@@ -192,7 +228,8 @@ def run_ours(oracle, config: tuple, seed: int) -> Outcome:
     if ks["rejected"] is not None:
         i = ks["rejected"]
         out.disagreement = {"move": i, "tokens": moves[i], "field": "rejected",
-                            "ours": "accepted", "kennerspiel": ks["error"]}
+                            "ours": "accepted", "kennerspiel": ks["error"],
+                            "neutral_fallback": _neutral_fallback(out, moves, i)}
         moves = moves[:i]
     mine: dict[int, dict] = {}
     rp = replay_record(out.record() | {"moves": moves, "actors": None}, "kennerspiel",
@@ -243,7 +280,9 @@ def _compare_commits(out: Outcome, mine: dict, theirs: dict, moves) -> None:
         out.commits += 1
         d = first_difference(mine[i], ks_view(theirs[i]))
         if d is not None:
-            out.disagreement = {"move": i, "tokens": moves[i], **d}
+            out.disagreement = {"move": i, "tokens": moves[i], **d,
+                                "ks_settlement_round": theirs[i]["settlement_round"],
+                                "ks_frame": theirs[i]["frame"]}
             return
 
 
@@ -255,6 +294,29 @@ def _compare_end(out: Outcome, st, final: dict, last: int, moves) -> None:
     elif ours_done and ks_done and our_final(st) != ks_final(final):
         out.disagreement = {"move": last, "tokens": moves[last], "field": "final score",
                             "ours": our_final(st), "kennerspiel": ks_final(final)}
+
+
+#: buildings whose bare use (no parameters) kennerspiel's handler rejects or crashes on
+#: although its move list offers it (buildings.md §1 "Bare use"; DECISIONS.md "Stricter than
+#: the rules"): our engine lets a player place there and decline, kennerspiel does not
+BARE_USE_REJECTED = ("LR2", "LG2", "LB2", "LW2", "I08", "F25", "G34", "I29")
+
+
+def known_cause(out: Outcome) -> str | None:
+    """The documented kennerspiel defect that explains a disagreement, or None."""
+    d = out.disagreement
+    if d is None:
+        return None
+    tokens = d.get("tokens") or []
+    if (out.direction == "ours" and d["field"] == "rejected" and tokens[:1] == ["USE"]
+            and len(tokens) == 2 and tokens[1] in BARE_USE_REJECTED):
+        return f"kennerspiel rejects a bare USE {tokens[1]} (buildings.md §1)"
+    if d.get("neutral_fallback"):
+        return "no cell passes kennerspiel's cover check for this forced neutral build (D9)"
+    if (out.config[0] == 4 and out.config[2] == "short" and d["field"] in ("current", "round")
+            and d.get("ks_settlement_round") == "D"):
+        return "kennerspiel's 4-player short game loops back after settlement D (D16)"
+    return None
 
 
 def run(oracle, direction: str, config: tuple, seed: int) -> Outcome:

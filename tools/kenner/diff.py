@@ -18,7 +18,7 @@ import sys
 import time
 from collections import Counter
 
-from .compare import CONFIGS, run
+from .compare import CONFIGS, known_cause, run
 from .oracle import Oracle, OracleError, oracle_problem
 
 
@@ -79,7 +79,11 @@ def main(argv: list[str] | None = None) -> int:
                     out = run(oracle, direction, cfg, seed)
                     tally["games"] += 1
                     tally["commits"] += out.commits
-                    if out.disagreement:
+                    cause = known_cause(out)
+                    if cause:
+                        tally["explained"] += 1
+                        why["explained: " + cause] += 1
+                    elif out.disagreement:
                         tally["disagree"] += 1
                         why[out.disagreement["field"]] += 1
                         if not args.quiet:
@@ -95,12 +99,14 @@ def main(argv: list[str] | None = None) -> int:
                     if log and (out.disagreement or out.truncated):
                         log.write(json.dumps({"direction": direction, "config": cfg,
                                               "seed": seed, "disagreement": out.disagreement,
+                                              "explained": cause,
                                               "truncated": out.truncated,
                                               "record": out.record()}) + "\n")
                         log.flush()
                 bad += tally["disagree"]
                 print(f"{' '.join(map(str, cfg)):<16} {direction:<4} games {tally['games']:>4}"
                       f"  agree {tally['agree']:>4}  truncated {tally['truncated']:>3}"
+                      f"  explained {tally['explained']:>3}"
                       f"  disagree {tally['disagree']:>3}  commits {tally['commits']:>6}"
                       f"  {time.time() - t0:6.0f}s  {dict(why) if why else ''}", flush=True)
     if log:

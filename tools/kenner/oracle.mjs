@@ -12,6 +12,8 @@
 //       token by token); answer {"ok", "moves", "actors" (colour each move was applied for,
 //       "-" for CONFIG/START), "commits", "final", "ended": "finished" |
 //       "max_commands" | "stuck", "generated_rejected": [[tokens], ...]}
+//   {"op": "inspect", "moves": [...], "partial": [tokens]}
+//       kennerspiel's raw state after the moves and its completion of the partial command
 //   {"op": "version"}
 //
 // A summary is {"status", "round", "settlement_round", "current", "active", "neutral_phase",
@@ -97,6 +99,18 @@ function replay(moves) {
     final: summary(state) };
 }
 
+// the raw state after the moves and the completion of a partial command (for debugging)
+function inspect(moves, partial) {
+  let state = ks.initialState;
+  for (const m of moves) {
+    const [next, error] = step(state, m);
+    if (next === undefined) return { ok: false, error: `${m.join(' ')}: ${error}` };
+    state = next;
+  }
+  return { ok: true, state, completion: ks.control(state, partial,
+    state.frame?.activePlayerIndex).completion };
+}
+
 // mulberry32: a small seeded generator (deterministic games from a seed)
 function rng(seed) {
   let a = seed >>> 0;
@@ -113,17 +127,28 @@ function rng(seed) {
 // probability commitP while anything else is offered), then tokens until '' (complete).
 function randomCommand(state, rand, commitP) {
   const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+  const deadEnds = new Set(); // first tokens that led nowhere in this position
   for (let attempt = 0; attempt < 50; attempt++) {
     let first = ks.control(state, [], state.frame.activePlayerIndex).completion ?? [];
-    first = first.filter((t) => t !== '');
+    first = first.filter((t) => t !== '' && !deadEnds.has(t));
     if (first.length === 0) return null;
-    const others = first.filter((t) => t !== 'COMMIT');
-    let tok = others.length && (!first.includes('COMMIT') || rand() >= commitP)
-      ? pick(others) : 'COMMIT';
+    // BUILD half the time it is offered (the 2-player games end only once the display
+    // empties), CONVERT and land purchases rarely, COMMIT with probability commitP
+    const main = first.filter((t) => !['COMMIT', 'CONVERT', 'BUY_PLOT', 'BUY_DISTRICT'].includes(t));
+    const extra = first.filter((t) => ['CONVERT', 'BUY_PLOT', 'BUY_DISTRICT'].includes(t));
+    let tok;
+    if (first.includes('BUILD') && rand() < 0.5) tok = 'BUILD';
+    else if (extra.length && rand() < 0.1) tok = pick(extra);
+    else if (main.length && (!first.includes('COMMIT') || rand() >= commitP)) tok = pick(main);
+    else if (first.includes('COMMIT')) tok = 'COMMIT';
+    else tok = pick(first);
     const partial = [tok];
     for (let depth = 0; depth < 40; depth++) {
       const comp = ks.control(state, partial, state.frame.activePlayerIndex).completion ?? [];
-      if (comp.length === 0) break; // dead end: start again
+      if (comp.length === 0) { // dead end: start again
+        if (partial.length === 1) deadEnds.add(tok);
+        break;
+      }
       const t = pick(comp);
       if (t === '') return partial;
       // a completion may hold several tokens ("0 0" for coordinates): commands are split on
@@ -177,6 +202,7 @@ for await (const line of rl) {
     const req = JSON.parse(line);
     if (req.op === 'replay') answer = replay(req.moves);
     else if (req.op === 'random') answer = randomGame(req);
+    else if (req.op === 'inspect') answer = inspect(req.moves, req.partial ?? []);
     else if (req.op === 'version') answer = { ok: true, package: pkg.name, version: pkg.version };
     else answer = { ok: false, error: `unknown op ${JSON.stringify(req.op)}` };
   } catch (e) {
