@@ -328,3 +328,35 @@ def run(oracle, direction: str, config: tuple, seed: int) -> Outcome:
         out.disagreement = {"move": None, "tokens": [], "field": "crash",
                             "ours": f"{type(e).__name__}: {e}", "kennerspiel": None}
         return out
+
+
+# ----- does the oracle reproduce the recorded corpus? ---------------------------------------
+def corpus_problems(oracle, games_dir) -> list[str]:
+    """Replay every record of ``games_dir`` (../shared/games schema) in the oracle; one line per
+    record whose moves, COMMIT snapshots or final scores it does not reproduce."""
+    import json
+    from pathlib import Path
+
+    problems = []
+    for path in sorted(Path(games_dir).glob("*.json")):
+        rec = json.loads(path.read_text(encoding="utf-8"))
+        ans = oracle.replay(rec["moves"])
+        if ans["rejected"] is not None:
+            i = ans["rejected"]
+            problems.append(f"{path.stem}: rejects move {i} ({' '.join(rec['moves'][i])})")
+            continue
+        snaps = {s["after_move"]: s for s in rec["commit_snapshots"]}
+        for c in ans["commits"]:
+            s = snaps.get(c["after_move"])
+            got = ({p["color"]: p["goods"] for p in c["players"]},
+                   {p["color"]: x["total"] for p, x in zip(c["players"], c["scores"])},
+                   c["round"], c["settlement_round"])
+            if s is None or got != (s["goods"], s["score_totals"], s["round"],
+                                    s["settlement_round"]):
+                problems.append(f"{path.stem}: differs after move {c['after_move']}")
+                break
+        else:
+            if rec["complete"] and [x["total"] for x in rec["final_scores"]] != [
+                    x["total"] for x in ans["final"]["scores"]]:
+                problems.append(f"{path.stem}: final scores differ")
+    return problems
