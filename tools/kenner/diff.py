@@ -2,6 +2,7 @@
 
     python -m tools.kenner.diff --config 2 france long --games 200 --seed 0 --direction both
     python -m tools.kenner.diff --all --games 20 --log /tmp/kenner.jsonl
+    python -m tools.kenner.diff --check-corpus tests/data/games
 
 Plays seeded random games (``tools.kenner.compare``) and prints, per configuration and
 direction, the games played, how many were compared to the end, how many stopped early (and
@@ -18,7 +19,7 @@ import sys
 import time
 from collections import Counter
 
-from .compare import CONFIGS, known_cause, run
+from .compare import CONFIGS, corpus_problems, known_cause, run
 from .oracle import Oracle, OracleError, oracle_problem
 
 
@@ -49,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--direction", choices=("ours", "ks", "both"), default="both")
     ap.add_argument("--log", help="append a JSON line per disagreeing or truncated game")
     ap.add_argument("--quiet", action="store_true", help="no line per disagreement")
+    ap.add_argument("--check-corpus", metavar="DIR", help="first replay the recorded games of "
+                    "DIR (e.g. tests/data/games) in the oracle and stop (exit 1) if it does "
+                    "not reproduce them")
     args = ap.parse_args(argv)
     try:
         configs = [_config(c) for c in args.config or []]
@@ -56,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(str(e))
     if args.all:
         configs = list(CONFIGS)
-    if not configs:
+    if not configs and not args.check_corpus:
         ap.error("name a --config or --all")
     if args.games < 1:
         ap.error("--games must be at least 1")
@@ -69,6 +73,14 @@ def main(argv: list[str] | None = None) -> int:
     bad = 0
     with Oracle() as oracle:
         print(f"oracle: hathora-et-labora-game {oracle.version}")
+        if args.check_corpus:
+            problems = corpus_problems(oracle, args.check_corpus)
+            for line in problems:
+                print(f"  corpus: {line}")
+            print(f"corpus: {'not reproduced' if problems else 'reproduced'} "
+                  f"({args.check_corpus})", flush=True)
+            if problems:
+                return 1
         for cfg in configs:
             n = args.solo_games if (cfg[0] == 1 and args.solo_games) else args.games
             for direction in directions:
