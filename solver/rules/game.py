@@ -251,6 +251,12 @@ class State:
         base = next((f for f in reversed(self.g.frames) if f["f"] in ("turn", "settle")), None)
         if base is None and a.kind == "CONVERT":  # e.g. beside a solo neutral build
             base = {"f": "none", "seat": self.current_player()}
+        if (base is None and self.profile.land_in_neutral_phase and self.g.frames
+                and self.g.frames[-1]["f"] in ("neutral_build", "neutral_contract")):
+            # kennerspiel: the solo settlement phase's one purchase may come during the
+            # neutral's builds; the settlement turn then has it used (_step_settle)
+            base = {"f": "settle", "seat": self.current_player(), "settled": False,
+                    "bought": self.g.neutral_phase_bought}
         if base is None or base["seat"] != self.current_player():
             raise RuleError("extra actions are taken in your own turn (RULES §8.2)")
         backup = copy.deepcopy(self.g)
@@ -259,6 +265,8 @@ class State:
                 self._do_convert(base["seat"], a.flag)
             else:
                 getattr(self, "_on_" + base["f"])(base, a)
+                if base["f"] == "settle" and base not in self.g.frames:
+                    self.g.neutral_phase_bought = True
             self.g.history.append({"extra": action})
         except Exception:
             self.g = backup
@@ -437,7 +445,9 @@ class State:
 
     def _step_settle(self, letter: str, seat: int) -> None:
         self.g.phase = letter
-        self.g.frames.append({"f": "settle", "seat": seat, "bought": False, "settled": False})
+        bought = self.g.neutral_phase_bought  # profile land_in_neutral_phase (apply_extra)
+        self.g.neutral_phase_bought = False
+        self.g.frames.append({"f": "settle", "seat": seat, "bought": bought, "settled": False})
 
     def _step_arrivals(self, letter: str) -> None:
         """SOLO §4.2 step 7 / RULES §11.2 step 3: new settlement card, next stack on display."""

@@ -84,6 +84,9 @@ class RuleProfile:
     # before it builds and its prior can take the phase's contract (SOLO §4.2 returns them
     # after the contract, step 5)
     solo_phase_returns_clergy_first: bool = False
+    # tools/kenner: the solo settlement phase's one landscape purchase may already be made
+    # while the neutral builds (kennerspiel allows it throughout its settlement frame)
+    land_in_neutral_phase: bool = False
     # quirk 3 / D15: short games hand out the round goods of a settlement round after the phase
     short_round_goods_after_settlement: bool = False
     # quirk 4 / D13: short games use the long games' building lists (3p: 33, 4p: 41)
@@ -165,6 +168,7 @@ KENNERSPIEL = replace(
     # kennerspiel has no round cap: its 2-player games go on until the display empties
     two_player_max_rounds=1000,
     solo_phase_returns_clergy_first=True,
+    land_in_neutral_phase=True,
     short_round_goods_after_settlement=True,
     short_uses_long_lists=True,
     long_tokens_before_rotation=True,

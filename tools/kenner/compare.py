@@ -146,6 +146,9 @@ def first_difference(ours: dict, theirs: dict) -> dict | None:
 
 
 # ----- direction "ours": our random game, replayed by kennerspiel ----------------------------
+_AVOID_USE = ("F25", "G34", "I08", "I29")
+
+
 def _choose(st, legal: list[int], rng: random.Random) -> int:
     """A random legal action, biased so that the game moves on and exports in plain notation:
     a turn takes a main action when one exists (kennerspiel 0.21.1 rejects a pass), an option
@@ -153,8 +156,12 @@ def _choose(st, legal: list[int], rng: random.Random) -> int:
     f = st.frame
     kind = f["f"]
     # fell trees / cut peat with nothing left exports as an extension kennerspiel cannot read
+    # and a use of a building whose decline kennerspiel rejects (BARE_USE_REJECTED: the Chamber
+    # of Wonders, Sacristy, False Lighthouse, Forest Hut) would end the comparison there
     plain = [a for a in legal if not (A.decode(a).kind in ("FELL_TREES", "CUT_PEAT")
-                                      and A.decode(a).flag == 2)]
+                                      and A.decode(a).flag == 2)
+             and not (A.decode(a).kind in ("USE", "USE_PRIOR", "FREE_USE", "WORK_CONTRACT")
+                      and A.decode(a).building in _AVOID_USE)]
     legal = plain or legal
     if kind == "turn" and not f["main"]:
         main = [a for a in legal if A.decode(a).kind in MAIN_KINDS]
