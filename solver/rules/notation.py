@@ -530,6 +530,8 @@ codec("coal_harbor")((_harbor_dec, _enc_pay))
 def _shipping_dec(ctx, params):
     c = parse_goods(_p(params))
     product = next((g for g in (G.MEAT, G.BREAD, G.WINE) if c[g]), None)
+    if product is None and not any(params):
+        return DECLINE, {}  # a bare use: kennerspiel places the clergyman, nothing else
     if product is None:
         raise ValueError("the Shipping Company needs a product (Mt, Br or Wn)")
     pay = _only(c, ENERGY_GOODS)

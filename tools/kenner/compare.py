@@ -149,6 +149,17 @@ def first_difference(ours: dict, theirs: dict) -> dict | None:
 _AVOID_USE = ("F25", "G34", "I08", "I29")
 
 
+def _leaves_room(st, action: int) -> bool:
+    """Whether, after this forced neutral build, every building still on display has a cell
+    kennerspiel accepts (otherwise kennerspiel is stuck there: known_cause, D9)."""
+    nxt = st.clone()
+    nxt.apply_action(action)
+    if (nxt.frame or {}).get("f") != "neutral_build":
+        return True
+    land = nxt.g.owners[nxt.neutral_index].land
+    return all(nxt._neutral_cells(land, b, fallback=False) for b in nxt.g.display)
+
+
 def _choose(st, legal: list[int], rng: random.Random) -> int:
     """A random legal action, biased so that the game moves on and exports in plain notation:
     a turn takes a main action when one exists (kennerspiel 0.21.1 rejects a pass), an option
@@ -163,6 +174,9 @@ def _choose(st, legal: list[int], rng: random.Random) -> int:
              and not (A.decode(a).kind in ("USE", "USE_PRIOR", "FREE_USE", "WORK_CONTRACT")
                       and A.decode(a).building in _AVOID_USE)]
     legal = plain or legal
+    if kind == "neutral_build":
+        safe = [a for a in legal if _leaves_room(st, a)]
+        return rng.choice(safe or legal)
     if kind == "turn" and not f["main"]:
         main = [a for a in legal if A.decode(a).kind in MAIN_KINDS]
         rest = [a for a in legal if A.decode(a).kind not in MAIN_KINDS + ("COMMIT",)]
