@@ -65,7 +65,7 @@ def effect(key: str, options: Callable, resolve: Callable, quirks: Callable | No
 
 #: buildings whose coin income kennerspiel pays in 5-coin pieces (profile ``coin_income``)
 _NICKEL_INCOME = ("fuel_merchant", "market", "bakery", "brewery", "town_estate", "winery",
-                  "alehouse", "inn")
+                  "alehouse", "inn", "coal_harbor")
 
 
 class Use:

@@ -251,10 +251,10 @@ class State:
         base = next((f for f in reversed(self.g.frames) if f["f"] in ("turn", "settle")), None)
         if base is None and a.kind == "CONVERT":  # e.g. beside a solo neutral build
             base = {"f": "none", "seat": self.current_player()}
-        if (base is None and self.profile.land_in_neutral_phase and self.g.frames
-                and self.g.frames[-1]["f"] in ("neutral_build", "neutral_contract")):
+        if base is None and self.profile.land_in_neutral_phase and self.solo and self.g.frames:
             # kennerspiel: the solo settlement phase's one purchase may come during the
-            # neutral's builds; the settlement turn then has it used (_step_settle)
+            # neutral's builds and contract (no turn or settlement frame is open then); the
+            # settlement turn then has it used (_step_settle)
             base = {"f": "settle", "seat": self.current_player(), "settled": False,
                     "bought": self.g.neutral_phase_bought}
         if base is None or base["seat"] != self.current_player():

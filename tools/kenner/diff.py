@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"kenner: {problem}", file=sys.stderr)
         return 2
     directions = ("ours", "ks") if args.direction == "both" else (args.direction,)
-    log = open(args.log, "a", encoding="utf-8") if args.log else None
+    log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115
     bad = 0
     with Oracle() as oracle:
         print(f"oracle: hathora-et-labora-game {oracle.version}")

@@ -13,17 +13,27 @@ import argparse
 import json
 from pathlib import Path
 
-from .compare import COLOURS, MAX_COMMANDS
+from .compare import COLOURS, MAX_COMMANDS, our_random_moves
 from .oracle import Oracle
 
 OUT = Path(__file__).resolve().parents[2] / "tests" / "data" / "games" / "kenner"
 
 
-def frozen_record(oracle, config: tuple, seed: int, name: str, why: str) -> dict:
-    """kennerspiel's random game for (config, seed) as a regression record."""
+def frozen_record(oracle, config: tuple, seed: int, name: str, why: str,
+                  direction: str = "ks", upto: int | None = None) -> dict:
+    """The random game for (config, seed) as a regression record: kennerspiel's own (``ks``),
+    or ours (``ours``: our moves, up to move ``upto``, with kennerspiel's states)."""
     players, country, length = config
     given = list(COLOURS[:players + (1 if players == 1 else 0)])
-    g = oracle.random_game([str(players), country, length], given, seed, MAX_COMMANDS)
+    if direction == "ks":
+        g = oracle.random_game([str(players), country, length], given, seed, MAX_COMMANDS)
+    else:
+        moves, _ = our_random_moves(config, seed)
+        moves = moves[:upto]
+        g = oracle.replay(moves)
+        if g["rejected"] is not None:
+            raise SystemExit(f"kennerspiel rejects move {g['rejected']}: freeze fewer moves")
+        g["moves"], g["actors"] = moves, None
     final = g["final"]
     colours = [p["color"] for p in final["players"]]
     snaps = [{"after_move": c["after_move"], "round": c["round"],
@@ -35,9 +45,10 @@ def frozen_record(oracle, config: tuple, seed: int, name: str, why: str) -> dict
     scores = [{"color": c, "total": s["total"], "goods": s["goods"], "economic": s["economic"],
                "dwelling": sum(s["dwelling"])} for c, s in zip(colours, final["scores"])]
     return {
-        "id": name, "source": f"kennerspiel random game: tools/kenner --config {players} "
+        "id": name, "source": f"{'kennerspiel' if direction == 'ks' else 'our'} random game: "
+        f"tools/kenner --direction {direction} --config {players} "
         f"{country} {length} --seed {seed} (oracle {oracle.version})",
-        "origin": "kennerspiel-random", "config": {"players": players, "country": country,
+        "origin": f"{direction}-random", "config": {"players": players, "country": country,
                                                    "length": length},
         "start": {"seed": None, "colors_given": given, "seat_colors": colours,
                   "neutral_color": final["neutral"]},
@@ -56,10 +67,14 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--name", required=True)
     ap.add_argument("--why", default="", help="what the game pins (stored as notes)")
+    ap.add_argument("--direction", choices=("ks", "ours"), default="ks",
+                    help="whose random game (default ks: kennerspiel's)")
+    ap.add_argument("--moves", type=int, help="ours: keep only the first N moves")
     args = ap.parse_args(argv)
     p, country, length = args.config
     with Oracle() as oracle:
-        rec = frozen_record(oracle, (int(p), country, length), args.seed, args.name, args.why)
+        rec = frozen_record(oracle, (int(p), country, length), args.seed, args.name, args.why,
+                            args.direction, args.moves)
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{args.name}.json"
     path.write_text(json.dumps(rec, separators=(",", ":")) + "\n", encoding="utf-8")
