@@ -28,7 +28,7 @@ from itertools import product
 
 from . import goods as G
 from .cards import BUILDINGS
-from .payment import Cost
+from .payment import Cost, coin_value
 
 TOKEN_GOOD = {"grain": G.GRAIN, "sheep": G.SHEEP, "clay": G.CLAY, "coin": G.COIN,
               "wood": G.WOOD, "peat": G.PEAT, "grapes": G.GRAPES, "stone": G.STONE}
@@ -537,10 +537,15 @@ effect("sacristy",
                          Cost({G.BOOK: 1, G.CERAMIC: 1, G.ORNAMENT: 1, G.RELIQUARY: 1}))]
        if u.state.g.wonders_left else [],
        _sacristy_resolve, _sacristy_quirks)
+def _forger_money(u) -> int:
+    """Coins for the Forger's Workshop; kennerspiel counts wine and whiskey too (tools/kenner)."""
+    return coin_value(u.goods, u.profile.auto_spend_wine_whiskey)
+
+
 effect("forgers_workshop",
        lambda u: [Option(f"{k} reliquaries for {5 + 10 * (k - 1)} coins", (k,),
                          Cost(coins=5 + 10 * (k - 1)))
-                  for k in range(1, max(0, (G.money(u.goods) - 5) // 10 + 1) + 1)],
+                  for k in range(1, max(0, (_forger_money(u) - 5) // 10 + 1) + 1)],
        lambda u, data: u.gain(G.RELIQUARY, data[0]))
 effect("round_tower",
        lambda u: [Option("pay 5 coins, 1 whiskey and goods worth 14 points, take a wonder", (),

@@ -11,7 +11,7 @@
 //       play a seeded random game from kennerspiel's own move generation (control().completion,
 //       token by token); answer {"ok", "moves", "actors" (colour each move was applied for,
 //       "-" for CONFIG/START), "commits", "final", "ended": "finished" |
-//       "max_commands" | "stuck", "generated_rejected": [[tokens], ...]}
+//       "max_commands" | "stuck" | "loop" (the round number went back), "generated_rejected": [[tokens], ...]}
 //   {"op": "inspect", "moves": [...], "partial": [tokens]}
 //       kennerspiel's raw state after the moves and its completion of the partial command
 //   {"op": "version"}
@@ -175,6 +175,11 @@ function randomGame({ config, colors, seed, max_commands: maxCommands = 5000,
   let ended = 'max_commands';
   for (let n = 0; n < maxCommands; n++) {
     if (state.status === 'FINISHED') { ended = 'finished'; break; }
+    // the 4-player short game's frame table loops back to round 1 after settlement D (D16)
+    if (commits.length > 1 && commits[commits.length - 1].round < commits[commits.length - 2].round) {
+      ended = 'loop';
+      break;
+    }
     let done = false;
     for (let tries = 0; tries < 20 && !done; tries++) {
       const cmd = randomCommand(state, rand, commitP);
