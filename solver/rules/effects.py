@@ -129,9 +129,11 @@ class Use:
         frame.setdefault("user", self.user)
         self.state.g.frames.append(frame)
 
-    def grant_free_use(self, targets: list[tuple[str, list | None]]) -> None:
-        """Offer a free use of one of ``targets`` ((building, [owner, col, row] or None))."""
-        targets = [t for t in targets if t[0] not in self.chain]
+    def grant_free_use(self, targets: list[tuple[str, list | None]], again: bool = False
+                       ) -> None:
+        """Offer a free use of one of ``targets`` ((building, [owner, col, row] or None));
+        ``again``: the building being used may be used again (each use pays again)."""
+        targets = [t for t in targets if t[0] not in self.chain or (again and t[0] == self.b)]
         if targets:
             self.grant({"f": "free_use", "targets": [[b, loc] for b, loc in targets],
                         "chain": list(self.chain)})
@@ -215,14 +217,15 @@ effect("cottage", lambda u: [Option("take 1 malt, then a free use of a neighbour
 
 def _occupied_targets(u: Use):
     return [(bid, loc) for bid, loc in u.built_buildings()
-            if u.occupant(loc) is not None and bid != u.b]
+            if u.occupant(loc) is not None
+            and (bid != u.b or u.profile.palace_may_use_itself)]
 
 
 effect("palace", lambda u: [Option("free use of an occupied building", (), Cost({G.WINE: 1}))],
-       lambda u, data: u.grant_free_use(_occupied_targets(u)))
+       lambda u, data: u.grant_free_use(_occupied_targets(u), u.profile.palace_may_use_itself))
 effect("grand_manor",
        lambda u: [Option("free use of an occupied building", (), Cost({G.WHISKEY: 1}))],
-       lambda u, data: u.grant_free_use(_occupied_targets(u)))
+       lambda u, data: u.grant_free_use(_occupied_targets(u), u.profile.palace_may_use_itself))
 effect("use_unbuilt_building",
        lambda u: [Option("free use of a display building")] if u.state.g.display else [],
        lambda u, data: u.grant_free_use([(b, None) for b in u.state.g.display]))

@@ -84,6 +84,9 @@ class RuleProfile:
     # before it builds and its prior can take the phase's contract (SOLO §4.2 returns them
     # after the contract, step 5)
     solo_phase_returns_clergy_first: bool = False
+    # tools/kenner: the Palace / Grand Manor's free use may go to the Palace (Grand Manor)
+    # itself, occupied by the clergyman just placed (kennerspiel offers every occupied building)
+    palace_may_use_itself: bool = False
     # tools/kenner: the solo settlement phase's one landscape purchase may already be made
     # while the neutral builds (kennerspiel allows it throughout its settlement frame)
     land_in_neutral_phase: bool = False
@@ -169,6 +172,7 @@ KENNERSPIEL = replace(
     two_player_max_rounds=1000,
     solo_phase_returns_clergy_first=True,
     land_in_neutral_phase=True,
+    palace_may_use_itself=True,
     short_round_goods_after_settlement=True,
     short_uses_long_lists=True,
     long_tokens_before_rotation=True,

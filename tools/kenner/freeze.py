@@ -20,15 +20,17 @@ OUT = Path(__file__).resolve().parents[2] / "tests" / "data" / "games" / "kenner
 
 
 def frozen_record(oracle, config: tuple, seed: int, name: str, why: str,
-                  direction: str = "ks", upto: int | None = None) -> dict:
+                  direction: str = "ks", upto: int | None = None,
+                  moves: list | None = None) -> dict:
     """The random game for (config, seed) as a regression record: kennerspiel's own (``ks``),
     or ours (``ours``: our moves, up to move ``upto``, with kennerspiel's states)."""
     players, country, length = config
     given = list(COLOURS[:players + (1 if players == 1 else 0)])
-    if direction == "ks":
+    if direction == "ks" and moves is None:
         g = oracle.random_game([str(players), country, length], given, seed, MAX_COMMANDS)
     else:
-        moves, _ = our_random_moves(config, seed)
+        if moves is None:
+            moves, _ = our_random_moves(config, seed)
         moves = moves[:upto]
         g = oracle.replay(moves)
         if g["rejected"] is not None:
@@ -69,12 +71,25 @@ def main(argv=None) -> int:
     ap.add_argument("--why", default="", help="what the game pins (stored as notes)")
     ap.add_argument("--direction", choices=("ks", "ours"), default="ks",
                     help="whose random game (default ks: kennerspiel's)")
-    ap.add_argument("--moves", type=int, help="ours: keep only the first N moves")
+    ap.add_argument("--moves", type=int, help="keep only the first N moves")
+    ap.add_argument("--from-log", metavar="JSONL", help="take the game's moves from a --log "
+                    "file of tools.kenner.diff (the line with this config, seed and direction)")
     args = ap.parse_args(argv)
     p, country, length = args.config
+    config = (int(p), country, length)
+    moves = None
+    if args.from_log:
+        with open(args.from_log, encoding="utf-8") as f:
+            for line in f:
+                d = json.loads(line)
+                if (tuple(d["config"]), d["seed"], d["direction"]) == (config, args.seed,
+                                                                        args.direction):
+                    moves = d["record"]["moves"]
+        if moves is None:
+            raise SystemExit(f"{args.from_log} has no {args.direction} game {config} {args.seed}")
     with Oracle() as oracle:
-        rec = frozen_record(oracle, (int(p), country, length), args.seed, args.name, args.why,
-                            args.direction, args.moves)
+        rec = frozen_record(oracle, config, args.seed, args.name, args.why, args.direction,
+                            args.moves, moves)
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{args.name}.json"
     path.write_text(json.dumps(rec, separators=(",", ":")) + "\n", encoding="utf-8")
