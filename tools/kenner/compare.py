@@ -92,7 +92,10 @@ def our_view(st) -> dict:
         "settlement_round": g.phase or "S",
         "settle_turn": f.get("f") == "settle",
         "neutral_phase": f.get("f") == "neutral_build",
-        "bonus_round": bool(g.bonus_round),
+        # not compared in settlement turns and at the end: kennerspiel's flag there is whatever
+        # its previous frame left (seen both ways in settlement E)
+        "bonus_round": (None if f.get("f") == "settle" or st.is_terminal()
+                        else bool(g.bonus_round)),
         "goods": {o.colour: ks_goods(o.goods) for o in players},
         "wonders": {o.colour: int(o.goods[G.WONDER]) for o in players},
         "totals": {o.colour: int(s.total) for o, s in zip(players, st.score())},
@@ -109,7 +112,7 @@ def ks_view(s: dict) -> dict:
         "settlement_round": s["settlement_round"],
         "settle_turn": s["settle_turn"],
         "neutral_phase": s["neutral_phase"],
-        "bonus_round": s["bonus_round"],
+        "bonus_round": None if s["settle_turn"] or finished else s["bonus_round"],
         "goods": {p["color"]: p["goods"] for p in s["players"]},
         "wonders": {p["color"]: p["wonders"] for p in s["players"]},
         "totals": {p["color"]: sc["total"] for p, sc in zip(s["players"], s["scores"])},
