@@ -335,6 +335,9 @@ def known_cause(out: Outcome) -> str | None:
     if (out.direction == "ours" and d["field"] == "rejected" and tokens[:1] == ["USE"]
             and len(tokens) == 2 and tokens[1] in BARE_USE_REJECTED):
         return f"kennerspiel rejects a bare USE {tokens[1]} (buildings.md §1)"
+    if (out.direction == "ours" and d["field"] == "rejected" and tokens[:2] == ["USE", "I23"]
+            and str(d.get("kennerspiel", "")).startswith("kennerspiel threw")):
+        return "kennerspiel's Locutory throws unless the user's prior stands on their landscape"
     if d.get("neutral_fallback"):
         return "no cell passes kennerspiel's cover check for this forced neutral build (D9)"
     if (out.config[0] == 4 and out.config[2] == "short" and d["field"] in ("current", "round")
