@@ -346,6 +346,22 @@ def known_cause(out: Outcome) -> str | None:
     return None
 
 
+def left_cause(out: Outcome) -> str | None:
+    """The FINDINGS.md "Left" item a disagreement belongs to (found, not fixed), or None."""
+    d = out.disagreement
+    if d is None:
+        return None
+    tokens = d.get("tokens") or []
+    if (out.direction == "ks" and out.config[0] == 1 and d["field"] == "rejected"
+            and "not possible in a settle decision" in str(d["ours"])):
+        return "solo: the hired use of the settlement-phase contract after SETTLE"
+    prev = out.moves[d["move"] - 1] if d.get("move") and d["move"] <= len(out.moves) else []
+    if (out.direction == "ours" and d["field"] == "rejected" and tokens[:1] == ["USE"]
+            and prev[:2] == ["USE", "G01"]):
+        return "quirk 12: a prior overwritten on an occupied building (Priory targets)"
+    return None
+
+
 def run(oracle, direction: str, config: tuple, seed: int) -> Outcome:
     """One game in one direction (``ours`` or ``ks``); engine crashes become disagreements."""
     try:
