@@ -874,7 +874,8 @@ def test_coal_harbor_converts_peat_under_kennerspiel_profile():
                           "1 peat to 3 coins + 1 whiskey, paying 1 peat",
                           "2 peat to 6 coins + 2 whiskey, paying 2 peat"]
     act(s, "2 peat to 6 coins")
-    assert goods_of(s) == {"whiskey": 2, "peat coal": 3, "coin": 6}
+    # kennerspiel pays the 6 coins as a 5-coin piece and a penny (tools/kenner/FINDINGS.md)
+    assert goods_of(s) == {"whiskey": 2, "peat coal": 3, "coin": 1, "5 coins": 1}
 
 
 def test_filial_church_takes_five_different_goods_for_a_reliquary():

@@ -29,7 +29,7 @@ from itertools import product
 from . import frames as F
 from . import goods as G
 from .cards import BUILDINGS
-from .payment import Cost
+from .payment import Cost, coin_value
 
 TOKEN_GOOD = {"grain": G.GRAIN, "sheep": G.SHEEP, "clay": G.CLAY, "coin": G.COIN,
               "wood": G.WOOD, "peat": G.PEAT, "grapes": G.GRAPES, "stone": G.STONE}
@@ -66,7 +66,7 @@ def effect(key: str, options: Callable, resolve: Callable, quirks: Callable | No
 
 #: buildings whose coin income kennerspiel pays in 5-coin pieces (profile ``coin_income``)
 _NICKEL_INCOME = ("fuel_merchant", "market", "bakery", "brewery", "town_estate", "winery",
-                  "alehouse", "inn")
+                  "alehouse", "inn", "coal_harbor")
 
 
 class Use:
@@ -129,9 +129,11 @@ class Use:
         """Push a follow-up decision for the user (a frame of solver/rules/frames.py)."""
         self.state.g.frames.append(frame)
 
-    def grant_free_use(self, targets: list[tuple[str, list | None]]) -> None:
-        """Offer a free use of one of ``targets`` ((building, [owner, col, row] or None))."""
-        targets = [t for t in targets if t[0] not in self.chain]
+    def grant_free_use(self, targets: list[tuple[str, list | None]], again: bool = False
+                       ) -> None:
+        """Offer a free use of one of ``targets`` ((building, [owner, col, row] or None));
+        ``again``: the building being used may be used again (each use pays again)."""
+        targets = [t for t in targets if t[0] not in self.chain or (again and t[0] == self.b)]
         if targets:
             self.grant(F.FreeUseFrame(user=self.user, targets=[[b, loc] for b, loc in targets],
                                       chain=list(self.chain)))
@@ -215,14 +217,15 @@ effect("cottage", lambda u: [Option("take 1 malt, then a free use of a neighbour
 
 def _occupied_targets(u: Use):
     return [(bid, loc) for bid, loc in u.built_buildings()
-            if u.occupant(loc) is not None and bid != u.b]
+            if u.occupant(loc) is not None
+            and (bid != u.b or u.profile.palace_may_use_itself)]
 
 
 effect("palace", lambda u: [Option("free use of an occupied building", (), Cost({G.WINE: 1}))],
-       lambda u, data: u.grant_free_use(_occupied_targets(u)))
+       lambda u, data: u.grant_free_use(_occupied_targets(u), u.profile.palace_may_use_itself))
 effect("grand_manor",
        lambda u: [Option("free use of an occupied building", (), Cost({G.WHISKEY: 1}))],
-       lambda u, data: u.grant_free_use(_occupied_targets(u)))
+       lambda u, data: u.grant_free_use(_occupied_targets(u), u.profile.palace_may_use_itself))
 effect("use_unbuilt_building",
        lambda u: [Option("free use of a display building")] if u.state.g.display else [],
        lambda u, data: u.grant_free_use([(b, None) for b in u.state.g.display]))
@@ -537,10 +540,17 @@ effect("sacristy",
                          Cost({G.BOOK: 1, G.CERAMIC: 1, G.ORNAMENT: 1, G.RELIQUARY: 1}))]
        if u.state.g.wonders_left else [],
        _sacristy_resolve, _sacristy_quirks)
+
+
+def _forger_money(u) -> int:
+    """Coins for the Forger's Workshop; kennerspiel counts wine and whiskey too (tools/kenner)."""
+    return coin_value(u.goods, u.profile.auto_spend_wine_whiskey)
+
+
 effect("forgers_workshop",
        lambda u: [Option(f"{k} reliquaries for {5 + 10 * (k - 1)} coins", (k,),
                          Cost(coins=5 + 10 * (k - 1)))
-                  for k in range(1, max(0, (G.money(u.goods) - 5) // 10 + 1) + 1)],
+                  for k in range(1, max(0, (_forger_money(u) - 5) // 10 + 1) + 1)],
        lambda u, data: u.gain(G.RELIQUARY, data[0]))
 effect("round_tower",
        lambda u: [Option("pay 5 coins, 1 whiskey and goods worth 14 points, take a wonder", (),

@@ -78,7 +78,9 @@ def neutral_return(state: State, letter: str) -> None:
 def settle(state: State, letter: str, seat: int) -> None:
     """RULES §11.2: a player's settlement turn of phase ``letter``."""
     state.g.phase = letter
-    state.g.frames.append(F.SettleFrame(seat=seat))
+    bought = state.g.neutral_phase_bought  # profile land_in_neutral_phase (State.apply_extra)
+    state.g.neutral_phase_bought = False
+    state.g.frames.append(F.SettleFrame(seat=seat, bought=bought))
 
 
 def arrivals(state: State, letter: str) -> None:

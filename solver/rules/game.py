@@ -236,10 +236,18 @@ class State:
             raise RuleError(f"{a.kind} is not an extra action")
         base = next((f for f in reversed(self.g.frames)
                      if isinstance(f, decisions.TURN_LEVEL)), None)
+        neutral_phase = False
         if base is not None:
             seat = base.seat
         elif a.kind == "CONVERT":  # e.g. beside a solo neutral build
             seat = self.current_player()
+        elif self.profile.land_in_neutral_phase and self.solo and self.g.frames:
+            # kennerspiel: the solo settlement phase's one purchase may come during the
+            # neutral's builds and contract (no turn or settlement frame is open then); the
+            # settlement turn then has it used (flow.settle)
+            seat = self.current_player()
+            base = F.SettleFrame(seat=seat, bought=self.g.neutral_phase_bought)
+            neutral_phase = True
         else:
             seat = None
         if seat is None or seat != self.current_player():
@@ -250,6 +258,8 @@ class State:
                 moves.convert(self, seat, a.flag)
             else:
                 decisions.apply(self, base, a)
+                if neutral_phase:
+                    self.g.neutral_phase_bought = True
             self.g.history.append({"extra": action})
         except Exception:
             self.g = backup

@@ -108,8 +108,10 @@ class Landscape:
         return False
 
     # ----- land purchases (RULES §5.4, §5.5) ----------------------------------------------
-    def district_rows(self) -> list[int]:
-        """Rows where a new district may be placed (RULES §5.4, D25 rulebook reading)."""
+    def district_rows(self, via_mountain: bool = True) -> list[int]:
+        """Rows where a new district may be placed (RULES §5.4, D25 rulebook reading; without
+        ``via_mountain`` a mountain plot alone does not connect it: profile
+        ``district_via_mountain_plot``)."""
         lo, hi = self.rows()
         out = []
         for row in range(lo - 1, hi + 2):
@@ -117,7 +119,7 @@ class Landscape:
                 continue
             if (any((c, row - 1) in self.cells for c in range(5))
                     or any((c, row + 1) in self.cells for c in range(5))
-                    or (-1, row) in self.cells or (5, row) in self.cells):
+                    or (-1, row) in self.cells or (via_mountain and (5, row) in self.cells)):
                 out.append(row)
         return out
 
@@ -135,11 +137,11 @@ class Landscape:
                 out.append(row)
         return out
 
-    def add_district(self, row: int, side: str) -> None:
+    def add_district(self, row: int, side: str, via_mountain: bool = True) -> None:
         """Place a district strip in ``row`` (raises LandscapeError if not allowed)."""
         if side not in SIDES_DISTRICT:
             raise LandscapeError(f"a district side is PLAINS or HILLS, not {side!r}")
-        if row not in self.district_rows():
+        if row not in self.district_rows(via_mountain):
             raise LandscapeError(
                 f"cannot place a district in row {row}: it must fill an empty row that touches "
                 "the heartland, another district, or a plot in that row (RULES §5.4)")

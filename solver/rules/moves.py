@@ -155,7 +155,8 @@ def land(state: State, seat: int, free: bool, district: bool = True, plot: bool 
     out = []
     if district and state.g.district_prices and (free or money >= state.g.district_prices[0]):
         out += [A.make("BUY_DISTRICT", row=r, flag=s)
-                for r in me.land.district_rows() for s in (0, 1)]
+                for r in me.land.district_rows(state.profile.district_via_mountain_plot)
+                for s in (0, 1)]
     if plot and state.g.plot_prices and (free or money >= state.g.plot_prices[0]):
         for s, side in enumerate(("COAST", "MOUNTAIN")):
             out += [A.make("BUY_PLOT", row=r, flag=s) for r in me.land.plot_rows(side)]
@@ -185,9 +186,16 @@ def settlements(state: State, seat: int) -> list[int]:
     return out
 
 
-def neutral_cells(state: State, land_: Landscape, bid: str) -> list[tuple[int, int]]:
-    """SOLO §4.2 step 3 / D9: empty (cloister: touching a cloister) or same-kind cover."""
+def neutral_cells(state: State, land_: Landscape, bid: str, strict: bool = True,
+                  fallback: bool = True) -> list[tuple[int, int]]:
+    """SOLO §4.2 step 3 / D9: empty (cloister: touching a cloister) or same-kind cover.
+
+    A cover that must touch a cloister (``neutral_cover_needs_adjacency``, unless not
+    ``strict``) can leave a cloister building nowhere to go (kennerspiel is stuck there); the
+    forced build then falls back to the cover without the adjacency check (unless not
+    ``fallback``)."""
     b = BUILDINGS[bid]
+    need = strict and state.profile.neutral_cover_needs_adjacency
     out = []
     for row in (0, 1):
         for col in range(5):
@@ -196,9 +204,10 @@ def neutral_cells(state: State, land_: Landscape, bid: str) -> list[tuple[int, i
                 if not b.cloister or land_.touches_cloister((col, row)):
                     out.append((col, row))
             elif (content in BUILDINGS and BUILDINGS[content].cloister == b.cloister
-                  and (not b.cloister or not state.profile.neutral_cover_needs_adjacency
-                       or land_.touches_cloister((col, row)))):
+                  and (not b.cloister or not need or land_.touches_cloister((col, row)))):
                 out.append((col, row))
+    if not out and need and fallback:
+        return neutral_cells(state, land_, bid, strict=False)
     return out
 
 
@@ -355,7 +364,8 @@ def buy_land(state: State, seat: int, a: Action, free: bool) -> None:
                         "coins and you have less (RULES §5.8)")
     try:
         if district:
-            me.land.add_district(a.row, ("PLAINS", "HILLS")[a.flag])
+            me.land.add_district(a.row, ("PLAINS", "HILLS")[a.flag],
+                                 state.profile.district_via_mountain_plot)
         else:
             me.land.add_plot(a.row, ("COAST", "MOUNTAIN")[a.flag])
     except (LandscapeError, IndexError) as e:

@@ -45,6 +45,9 @@ class RuleProfile:
     neutral_cover_needs_adjacency: bool = False
     # D23: fell trees / cut peat allowed with no card left (gives nothing)
     empty_fell_cut: bool = True
+    # D25: a district may connect through a mountain plot in its row (rule reading, WL); KS
+    # looks at the wrong column there, so only the heartland/districts or a coast plot connect
+    district_via_mountain_plot: bool = True
     # D24: landscape purchases: "round" (one per round + one per settlement phase) or "turn"
     land_purchase_per: str = "round"
     # D26: a Houseboat on water counts its own dwelling value instead of the water's 3
@@ -76,6 +79,17 @@ class RuleProfile:
     two_long_full_set: bool = False
 
     # ----- kennerspiel quirks (DECISIONS.md "Quirks the kennerspiel profile must reproduce")
+    # tools/kenner (README "Differential play"): a solo settlement phase opens with the
+    # all-placed clergy return, so a neutral whose three clergymen are all out takes them back
+    # before it builds and its prior can take the phase's contract (SOLO §4.2 returns them
+    # after the contract, step 5)
+    solo_phase_returns_clergy_first: bool = False
+    # tools/kenner: the Palace / Grand Manor's free use may go to the Palace (Grand Manor)
+    # itself, occupied by the clergyman just placed (kennerspiel offers every occupied building)
+    palace_may_use_itself: bool = False
+    # tools/kenner: the solo settlement phase's one landscape purchase may already be made
+    # while the neutral builds (kennerspiel allows it throughout its settlement frame)
+    land_in_neutral_phase: bool = False
     # quirk 3 / D15: short games hand out the round goods of a settlement round after the phase
     short_round_goods_after_settlement: bool = False
     # quirk 4 / D13: short games use the long games' building lists (3p: 33, 4p: 41)
@@ -143,13 +157,22 @@ KENNERSPIEL = replace(
     solo_final_phase=False,
     settlement_before_rotation=True,
     neutral_contract_targets="any",
+    # D9: kennerspiel's BUILD handler checks cloister adjacency when the neutral covers a
+    # building too (only its move list skips the check); tools/kenner evidence in README
+    neutral_cover_needs_adjacency=True,
     land_purchase_per="turn",
+    district_via_mountain_plot=False,
     auto_spend_wine_whiskey=True,
     whiskey_distillery_free=True,
     coal_harbor_input="peat",
     bulwark_consumes_stacks=False,
     prior_bonus_any_building=True,
     brotherhood_rate_2p_short=2.0,
+    # kennerspiel has no round cap: its 2-player games go on until the display empties
+    two_player_max_rounds=1000,
+    solo_phase_returns_clergy_first=True,
+    land_in_neutral_phase=True,
+    palace_may_use_itself=True,
     short_round_goods_after_settlement=True,
     short_uses_long_lists=True,
     long_tokens_before_rotation=True,

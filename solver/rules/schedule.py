@@ -37,8 +37,11 @@ def solo_settlement_rounds(profile: RuleProfile) -> list[int]:
     return [a, b, profile.solo_phase_c_round, d]
 
 
-def _phase_steps(letter: str, seats: range, neutral: bool) -> list[tuple]:
+def _phase_steps(letter: str, seats: range, neutral: bool, return_first: bool = False
+                 ) -> list[tuple]:
     steps: list[tuple] = []
+    if neutral and return_first:  # profile solo_phase_returns_clergy_first
+        steps.append(("neutral_return", letter))
     if neutral:
         steps += [("neutral_build", letter), ("neutral_contract", letter),
                   ("neutral_return", letter)]
@@ -53,14 +56,15 @@ def solo_script(profile: RuleProfile) -> list[tuple]:
     phase_at = dict(zip(solo_settlement_rounds(profile), "ABCD"))
     steps: list[tuple] = []
     for r in range(1, profile.solo_rounds + 1):
+        first = profile.solo_phase_returns_clergy_first
         if r in phase_at and profile.settlement_before_rotation:
-            steps += _phase_steps(phase_at[r], range(1), True)
+            steps += _phase_steps(phase_at[r], range(1), True, first)
         steps.append(("round", r))
         if r in phase_at and not profile.settlement_before_rotation:
-            steps += _phase_steps(phase_at[r], range(1), True)
+            steps += _phase_steps(phase_at[r], range(1), True, first)
         steps += [("turn", 0), ("turn", 0)]
     if profile.solo_final_phase:
-        steps += _phase_steps("E", range(1), True)
+        steps += _phase_steps("E", range(1), True, profile.solo_phase_returns_clergy_first)
     steps.append(("end",))
     return steps
 

@@ -87,6 +87,9 @@ class GameState:
     history: list[int] = field(default_factory=list)
     bonus_round: bool = False  # RULES §12: the bonus round (and settlement E after it) is on
     end_after: int | None = None  # flow position after which the game ends (RULES §13)
+    # profile land_in_neutral_phase: the solo settlement phase's purchase was made during the
+    # neutral's builds (the settlement turn then has it used)
+    neutral_phase_bought: bool = False
 
     def to_dict(self) -> dict:
         return {
@@ -99,7 +102,7 @@ class GameState:
             "step": self.step, "frames": [f.to_dict() for f in self.frames],
             "neutral_built": self.neutral_built,
             "done": self.done, "history": self.history, "bonus_round": self.bonus_round,
-            "end_after": self.end_after,
+            "end_after": self.end_after, "neutral_phase_bought": self.neutral_phase_bought,
         }
 
     @classmethod
@@ -116,4 +119,5 @@ class GameState:
             phase=d["phase"], step=d["step"], frames=[frame_from_dict(f) for f in d["frames"]],
             neutral_built=d["neutral_built"], done=d["done"], history=d["history"],
             bonus_round=d.get("bonus_round", False), end_after=d.get("end_after"),
+            neutral_phase_bought=d.get("neutral_phase_bought", False),
         )

@@ -401,6 +401,8 @@ codec("coal_harbor", _harbor_dec, _enc_pay)
 def _shipping_dec(ctx, params):
     c = parse_goods(_p(params))
     product = next((g for g in (G.MEAT, G.BREAD, G.WINE) if c[g]), None)
+    if product is None and not any(params):
+        return DECLINE, {}  # a bare use: kennerspiel places the clergyman, nothing else
     if product is None:
         raise ValueError("the Shipping Company needs a product (Mt, Br or Wn)")
     pay = only(c, ENERGY_GOODS)
@@ -438,7 +440,23 @@ def _sacristy_quirk_dec(ctx, params):
     return (() if len(named) == 4 else (named,)), dict(c)
 
 
-codec("round_tower", _sacristy_dec, _enc_pay)
+def _round_tower_dec(ctx, params):
+    # kennerspiel places the clergyman and does nothing when the goods named fall short of
+    # 1 whiskey + 5 coins (5 pennies or a 5-coin piece) + 14 points (tools/kenner evidence)
+    c = parse_goods(_p(params))
+    rest = Counter(c)
+    rest[G.WHISKEY] -= 1
+    if rest[G.COIN] >= 5:
+        rest[G.COIN] -= 5
+    else:
+        rest[G.NICKEL] -= 1
+    if (min(rest.values(), default=0) < 0
+            or sum(G.POINTS[g] * n for g, n in rest.items()) < 14):
+        return DECLINE, {}
+    return (), dict(c)
+
+
+codec("round_tower", _round_tower_dec, _enc_pay)
 codec("sacristy", _sacristy_quirk_dec, _enc_pay)
 
 
