@@ -34,6 +34,14 @@ def _run(tree: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=1800, check=False)
 
 
+def _clean(r: subprocess.CompletedProcess) -> bool:
+    return r.returncode == 0 and "0 mismatches" in r.stdout
+
+
+def _tail(r: subprocess.CompletedProcess) -> str:
+    return r.stdout[-800:] + r.stderr[-800:]
+
+
 def _cache_dirs(cache: Path) -> set[Path]:
     base = cache / "ora-solve" / "numba"
     return set(base.iterdir()) if base.exists() else set()
@@ -51,7 +59,7 @@ def test_reordered_effect_registrations_with_a_warm_cache_stay_clean(tmp_path):
     check = ("selfcheck", "--variant", "france", "--games", "40", "--seed", "5")
 
     warm = _run(tree, env, *check[:-4], "--games", "1", "--seed", "5")  # compiles every kernel
-    assert warm.returncode == 0 and "0 mismatches" in warm.stdout, warm.stdout[-800:] + warm.stderr[-800:]
+    assert _clean(warm), _tail(warm)
     (warm_dir,) = _cache_dirs(cache)
 
     effects = tree / "solver" / "rules" / "effects.py"
@@ -61,9 +69,9 @@ def test_reordered_effect_registrations_with_a_warm_cache_stay_clean(tmp_path):
 
     # the stale cache, forced: no kernel constant came from the registry order
     stale = _run(tree, {**env, "NUMBA_CACHE_DIR": str(warm_dir)}, *check)
-    assert stale.returncode == 0 and "0 mismatches" in stale.stdout, stale.stdout[-800:] + stale.stderr[-800:]
+    assert _clean(stale), _tail(stale)
 
     # the cache as configured: the key saw the edit and compiled into a new directory
     fresh = _run(tree, env, *check)
-    assert fresh.returncode == 0 and "0 mismatches" in fresh.stdout, fresh.stdout[-800:] + fresh.stderr[-800:]
+    assert _clean(fresh), _tail(fresh)
     assert len(_cache_dirs(cache) - {warm_dir}) == 1

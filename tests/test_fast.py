@@ -138,3 +138,18 @@ def test_step_rejects_an_illegal_action(engines):
 def test_wide_rejects_a_malformed_state(engines):
     with pytest.raises(ValueError, match="uint64 words"):
         engines["ireland"].wide(np.zeros(3, dtype=np.uint64))
+
+
+def test_engine_rejects_a_wide_state_of_the_wrong_type_or_size(engines):
+    e = engines["ireland"]
+    with pytest.raises(ValueError, match="int64 array of shape"):
+        e.legal_wide(np.zeros(L.W_SIZE, dtype=np.int32))
+    with pytest.raises(ValueError, match="int64 array of shape"):
+        e.step_wide(np.zeros(L.W_SIZE - 1, dtype=np.int64), 0)
+    with pytest.raises(ValueError, match="variant must be"):
+        FastEngine("germany")
+
+
+def test_engine_tables_are_one_array_shared_by_every_kernel(engines):
+    e = engines["france"]
+    assert e.T is e.tables.array and e.T.dtype == np.int64 and e.T.ndim == 2

@@ -156,7 +156,8 @@ def test_pay_rule_matches_the_canonical_payment_rule():
                     points=need if kind == 2 else 0, distinct=min(need, 8) if kind == 3 else 0)
         W = np.zeros(L.W_SIZE, dtype=np.int64)
         W[:G.N_GOODS] = g
-        if not goods.affordable(T, W, _cost_vector(cost)):
+        rest = np.zeros(G.N_GOODS, dtype=np.int64)
+        if not goods.affordable(T, W, _cost_vector(cost), rest):
             assert not PAY.affordable(g, cost, False)
             continue
         assert PAY.affordable(g, cost, False)
@@ -165,7 +166,8 @@ def test_pay_rule_matches_the_canonical_payment_rule():
         for t in paid:
             expect[t] -= 1
         got = np.array(g, dtype=np.int64)
-        goods.pay_rule(T, got, cost.food, cost.energy2, cost.points, cost.distinct)
+        goods.pay_rule(T, got, cost.food, cost.energy2, cost.points, cost.distinct,
+                       np.zeros(G.N_GOODS, dtype=np.int64))
         assert got.tolist() == expect, (g, cost)
         checked += 1
     assert checked > 1000
@@ -218,7 +220,7 @@ def test_neighbours_match_the_rules_landscape(engines):
     from solver.fast import codec
 
     rng = random.Random(4)
-    for variant, e in engines.items():
+    for variant in engines:
         ref = C.canonical_initial_state(variant)
         for _ in range(60):  # grow some land along a random game
             legal = C.canonical_legal_actions(ref)

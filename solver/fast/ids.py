@@ -26,8 +26,17 @@ TOKEN_GOOD = (GRAIN, SHEEP, CLAY, COIN, WOOD, PEAT, -1, GRAPES, STONE)
 END, OPT0, N_OPTIONS, CONVERT_WINE, CONVERT_WHISKEY = 0, 1, 63, 64, 65
 USE0, CONTRACT0, FREE0, NBUILD0 = 100, 300, 700, 800
 FELL0, CUT0, BUILD0, SETTLE0, DISTRICT0, PLOT0 = 1000, 1300, 2000, 14000, 15200, 15300
-#: room for the legal actions of one state (the most seen is far below: ~1,400 builds)
+#: length of every action buffer the kernels take (legal's ``out``, step's ``scratch``): legal
+#: actions fill it from the front, below WORK0 (at most 13 display buildings x 144 spaces of
+#: builds, plus the rest, fit with room to spare); kernels borrow the rest as work space, so
+#: nothing is allocated per step
 MAX_LEGAL = 4096
+WORK0 = 3072
+# the work space (offsets from WORK0): which kernel uses what
+W_OPTS, W_DATA, W_COST, W_SEEN = 0, 64, 68, 96  # valid option ids, option data, cost, seen
+W_REST, W_GOT = 352, 384  # affordable: goods left after exact goods and coins; pay_rule
+W_TARGETS, W_NB = 416, 800  # free-use / neutral-contract targets (95); neighbour spaces (5)
+W_FREE, W_TOUCH = 512, 656  # build_actions: empty spaces, their cloister adjacency (144 each)
 
 # ----- effect keys (the registry of solver/rules/effects.py; buildings.csv effect_key) -----------
 EFFECT_KEYS = (

@@ -1,11 +1,11 @@
-"""State layout of the fast solo engine: a wide int32 working array and its packed uint64 form.
+"""State layout of the fast solo engine: a wide int64 working array and its packed uint64 form.
 
-Kernels work on the **wide** state ``W`` (``W_SIZE`` int32, named offsets below); the
-**packed** state is the same information in ``PACKED_WORDS`` (= 31) uint64 words, used to
+Kernels work on the **wide** state ``W`` (``W_SIZE`` int64, named offsets below); the
+**packed** state is the same information in ``PACKED_WORDS`` (= 30) uint64 words, used to
 store, hash and compare states (beam search keeps packed states). ``pack``/``unpack`` in
-kernels.py convert between them with the ``FIELDS`` table.
+kernels/api.py convert between them with the ``FIELDS`` table.
 
-Wide state (int32 offsets)::
+Wide state (offsets)::
 
     0..22    GOODS      count of each good (solver.rules.goods ids)
     23       ARM        wheel arm 0..12
@@ -21,7 +21,7 @@ Wide state (int32 offsets)::
     62..67   CHAIN      buildings used in the current chain of free uses (-1 = none)
     68       FDEPTH     number of frames on the decision stack (0..3)
     69..80   FRAMES     3 frames x (KIND, B, LOC, AUX): B a building (-1 none), LOC a space
-                        code as CLERGY (or -1), AUX flags (see kernels.py)
+                        code as CLERGY (or -1), AUX flags (see kernels/)
     81..84   LAND       bitmasks over the 16 window rows: district rows, district HILLS side,
                         coast plot top rows, mountain plot top rows
     85..228  GRID       player space contents (window index x = (row + 7) * 9 + col + 2):

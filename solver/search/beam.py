@@ -449,6 +449,7 @@ def expand_all(T, parents, weights, keep, paths, lens, evals, hashes, counts, no
 
 @njit(cache=True)
 def replay(T, W, path, n, scratch):
+    """Apply the first n actions of path to W in place."""
     for i in range(n):
         step(T, W, path[i], scratch)
 

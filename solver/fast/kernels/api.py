@@ -35,6 +35,7 @@ __all__ = [
 
 @njit(cache=True)
 def dwelling_of(T, c):
+    """Dwelling value of a space's content code (building or settlement), else 0."""
     if is_building(c):
         return T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_DWELL]
     if c >= L.C_SETTLEMENT:
@@ -79,6 +80,7 @@ def score(T, W, out):
 
 @njit(cache=True)
 def xorshift(rng):
+    """Advance the 1-word xorshift64 RNG state in place; return the new value."""
     x = rng[0]
     x ^= (x << np.uint64(13)) & np.uint64(0xFFFFFFFFFFFFFFFF)
     x ^= x >> np.uint64(7)

@@ -4,7 +4,6 @@ clergy positions, building locations and the display (RULES §5, §6).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .. import ids as I
@@ -13,6 +12,7 @@ from .. import layout as L
 
 @njit(cache=True)
 def cell_index(col, row):
+    """Window index of (col, row) (canonical.cell_index), or -1 outside the window."""
     if row < L.ROW_MIN or row >= L.ROW_MIN + L.N_ROWS or col < -2 or col > 6:
         return -1
     return (row - L.ROW_MIN) * 9 + col + 2
@@ -20,16 +20,19 @@ def cell_index(col, row):
 
 @njit(cache=True)
 def cell_col(x):
+    """Column of a window index."""
     return x % 9 - 2
 
 
 @njit(cache=True)
 def cell_row(x):
+    """Row of a window index."""
     return x // 9 + L.ROW_MIN
 
 
 @njit(cache=True)
 def has_land(W, col, row):
+    """Is there land (any terrain) at (col, row) of the player's landscape?"""
     x = cell_index(col, row)
     return x >= 0 and W[L.TERR + x] != L.T_NONE
 
@@ -91,6 +94,7 @@ def nneighbours(x, out):
 
 @njit(cache=True)
 def is_building(code):
+    """Is a space content code a building?"""
     return L.C_BUILDING <= code < L.C_SETTLEMENT
 
 
@@ -108,6 +112,7 @@ def _cloister_at(T, W, col, row):
 
 @njit(cache=True)
 def touches_cloister(T, W, x):
+    """Does player space x touch a cloister building (RULES §5.6)?"""
     col = cell_col(x)
     row = cell_row(x)
     if col == 5:
@@ -121,18 +126,24 @@ def touches_cloister(T, W, x):
 
 
 @njit(cache=True)
+def _ncloister_at(T, W, y):
+    c = W[L.NGRID + y]
+    return is_building(c) and T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_CLOISTER] == 1
+
+
+@njit(cache=True)
 def ntouches_cloister(T, W, x):
-    nb = np.empty(4, dtype=np.int64)
-    n = nneighbours(x, nb)
-    for i in range(n):
-        c = W[L.NGRID + nb[i]]
-        if is_building(c) and T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_CLOISTER] == 1:
-            return True
-    return False
+    """Does neutral heartland space x touch a cloister (the neighbours of nneighbours)?"""
+    row = x // 5
+    col = x % 5
+    return ((row > 0 and _ncloister_at(T, W, x - 5)) or (row < 1 and _ncloister_at(T, W, x + 5))
+            or (col > 0 and _ncloister_at(T, W, x - 1))
+            or (col < 4 and _ncloister_at(T, W, x + 1)))
 
 
 @njit(cache=True)
 def occupied(W, loc):
+    """Does a clergyman stand on location loc (a player space or 200 + neutral space)?"""
     for i in range(6):
         if W[L.CLERGY + i] == loc:
             return True
@@ -156,6 +167,7 @@ def building_loc(W, b):
 
 @njit(cache=True)
 def loc_content(W, loc):
+    """Content code of a location (player space, or 200 + neutral space)."""
     if loc >= L.NEUTRAL_LOC:
         return W[L.NGRID + loc - L.NEUTRAL_LOC]
     return W[L.GRID + loc]
@@ -176,12 +188,14 @@ def free_clergy(W, owner, prior):
 
 @njit(cache=True)
 def all_placed(W, owner):
+    """Has an owner (0 player, 1 neutral) placed all three clergymen?"""
     base = L.CLERGY + 3 * owner
     return W[base] != -1 and W[base + 1] != -1 and W[base + 2] != -1
 
 
 @njit(cache=True)
 def return_clergy(W, owner):
+    """An owner's clergymen come home."""
     base = L.CLERGY + 3 * owner
     for i in range(3):
         W[base + i] = -1
@@ -189,6 +203,7 @@ def return_clergy(W, owner):
 
 @njit(cache=True)
 def derive_terrain(T, W):
+    """Fill TERR from the LAND bitmasks (heartland, districts, plots)."""
     for x in range(L.N_CELLS):
         W[L.TERR + x] = L.T_NONE
     for row in range(2):
@@ -217,6 +232,7 @@ def derive_terrain(T, W):
 
 @njit(cache=True)
 def land_rows(W):
+    """(lowest, highest) row with land."""
     lo = 99
     hi = -99
     for x in range(L.N_CELLS):
@@ -229,6 +245,7 @@ def land_rows(W):
 
 @njit(cache=True)
 def strip_land(W, row):
+    """Is any of columns 0..4 of a row land (a district stands there)?"""
     for col in range(5):
         if has_land(W, col, row):
             return True
@@ -267,6 +284,7 @@ def plot_row_ok(W, row, side, lo, hi):
 
 @njit(cache=True)
 def add_district(T, W, row, side):
+    """Lay a district (side 0 plains, 1 hills) on a row: terrain and its features."""
     y = row - L.ROW_MIN
     W[L.LAND] |= 1 << y
     if side == 1:
@@ -279,6 +297,7 @@ def add_district(T, W, row, side):
 
 @njit(cache=True)
 def add_plot(W, row, side):
+    """Lay a plot (side 0 coast, 1 mountain) with its top on a row."""
     y = row - L.ROW_MIN
     W[L.LAND + 2 + side] |= 1 << y
     if side == 0:
@@ -294,6 +313,7 @@ def add_plot(W, row, side):
 
 @njit(cache=True)
 def first_display(T, W):
+    """The display building the neutral builds next (lowest card number), or -1."""
     best = -1
     for b in range(L.N_BUILDINGS):
         if W[L.STATUS + b] == L.S_DISPLAY:
@@ -304,11 +324,13 @@ def first_display(T, W):
 
 @njit(cache=True)
 def fee(W):
+    """The work-contract fee in coins: 1, or 2 once the Winery/Distillery is built."""
     return 2 if W[L.FEE_RAISED] else 1
 
 
 @njit(cache=True)
 def count_features(W, kind):
+    """Number of player spaces holding a feature (forest or moor)."""
     n = 0
     for x in range(L.N_CELLS):
         if W[L.GRID + x] == kind:
@@ -318,6 +340,7 @@ def count_features(W, kind):
 
 @njit(cache=True)
 def count_cloisters(T, W):
+    """Number of the player's cloister buildings."""
     n = 0
     for x in range(L.N_CELLS):
         c = W[L.GRID + x]
@@ -328,6 +351,7 @@ def count_cloisters(T, W):
 
 @njit(cache=True)
 def first_display_any(W):
+    """Is any building on display?"""
     for b in range(L.N_BUILDINGS):
         if W[L.STATUS + b] == L.S_DISPLAY:
             return True

@@ -10,6 +10,7 @@ from .. import layout as L
 
 @njit(cache=True)
 def push(W, kind, b, loc, aux):
+    """Push a frame (KIND, B, LOC, AUX) on the decision stack."""
     d = W[L.FDEPTH]
     base = L.FRAMES + L.FRAME_SIZE * d
     W[base + L.F_KIND] = kind
@@ -21,6 +22,7 @@ def push(W, kind, b, loc, aux):
 
 @njit(cache=True)
 def pop(W):
+    """Pop the top frame (its fields cleared)."""
     d = W[L.FDEPTH] - 1
     base = L.FRAMES + L.FRAME_SIZE * d
     for i in range(L.FRAME_SIZE):
@@ -32,17 +34,20 @@ def pop(W):
 
 @njit(cache=True)
 def top(W):
+    """Offset in W of the top frame."""
     return L.FRAMES + L.FRAME_SIZE * (W[L.FDEPTH] - 1)
 
 
 @njit(cache=True)
 def chain_clear(W):
+    """Forget the chain of free uses."""
     for i in range(L.N_CHAIN):
         W[L.CHAIN + i] = -1
 
 
 @njit(cache=True)
 def chain_add(W, b):
+    """Add building b to the chain of free uses."""
     for i in range(L.N_CHAIN):
         if W[L.CHAIN + i] == -1:
             W[L.CHAIN + i] = b
@@ -51,6 +56,7 @@ def chain_add(W, b):
 
 @njit(cache=True)
 def in_chain(W, b):
+    """Has building b been used in the current chain of free uses?"""
     for i in range(L.N_CHAIN):
         if W[L.CHAIN + i] == b:
             return True

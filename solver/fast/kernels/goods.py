@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .. import ids as I
@@ -13,11 +12,13 @@ from .. import layout as L
 
 @njit(cache=True)
 def coin_value(g):
+    """Money held as coins: 1-coin and 5-coin pieces (payment.coin_value)."""
     return g[I.COIN] + 5 * g[I.NICKEL]
 
 
 @njit(cache=True)
 def pay_coins(g, n):
+    """Pay n coins: 1-coins first, then break 5-coins (payment.pay_coins)."""
     take = min(g[I.COIN], n)
     g[I.COIN] -= take
     n -= take
@@ -31,6 +32,7 @@ def pay_coins(g, n):
 
 @njit(cache=True)
 def can_pay_goods(g, cost):
+    """Are the exact goods of a cost vector affordable, straw from grain (payment.can_pay_goods)?"""
     for i in range(L.N_GOODS):
         n = cost[i]
         if n == 0:
@@ -46,6 +48,7 @@ def can_pay_goods(g, cost):
 
 @njit(cache=True)
 def pay_goods(g, cost):
+    """Take the exact goods of a cost vector, flipping grain for straw (payment.pay_goods)."""
     for i in range(L.N_GOODS):
         n = cost[i]
         if n == 0:
@@ -59,6 +62,7 @@ def pay_goods(g, cost):
 
 @njit(cache=True)
 def feasible(T, g, food, energy2, points, distinct):
+    """Do the goods cover a picked price of food, energy, points and distinct goods?"""
     f = 0
     e = 0
     p = 0
@@ -73,11 +77,12 @@ def feasible(T, g, food, energy2, points, distinct):
 
 
 @njit(cache=True)
-def affordable(T, W, cost):
+def affordable(T, W, cost, rest):
+    """Can the player pay cost (a COST_SIZE vector)? ``rest``: 23 ints of work space."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     if not can_pay_goods(g, cost):
         return False
-    rest = g.copy()
+    rest[:] = g
     pay_goods(rest, cost)
     if coin_value(rest) < cost[I.C_COINS]:
         return False
@@ -86,7 +91,7 @@ def affordable(T, W, cost):
 
 
 @njit(cache=True)
-def pay_rule(T, g, food, energy2, points, distinct):
+def pay_rule(T, g, food, energy2, points, distinct, got):
     """canonical.pay_rule: cheapest first in fixed orders, then hand back superfluous tiles."""
     if distinct > 0:
         taken = 0
@@ -98,7 +103,6 @@ def pay_rule(T, g, food, energy2, points, distinct):
                 g[gi] -= 1
                 taken += 1
         return
-    got = np.zeros(L.N_GOODS, dtype=np.int64)
     for dim in range(3):
         need = food if dim == 0 else (energy2 if dim == 1 else points)
         if need <= 0:
@@ -149,6 +153,8 @@ def mix_largest(limit, b0, c0, o0, r0, out):
 
 @njit(cache=True)
 def goods_points(g):
+    """RULES §14.1: points of the goods, coins, wine and whiskey grouped at best
+    (goods.goods_points)."""
     fixed = (2 * g[I.BOOK] + 3 * g[I.CERAMIC] + 4 * g[I.ORNAMENT] + 8 * g[I.RELIQUARY]
              + 30 * g[I.WONDER])
     coins = g[I.COIN] + 5 * g[I.NICKEL]

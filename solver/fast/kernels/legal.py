@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .. import ids as I
@@ -30,9 +29,11 @@ from .wheel import wheel_choice_ok
 
 @njit(cache=True)
 def build_actions(T, W, out, n):
+    """BUILD actions: affordable display buildings on every empty space of their terrain."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     money = coin_value(g)
-    free = np.empty(L.N_CELLS, dtype=np.int64)  # empty buildable spaces, row-major
+    work = out[I.WORK0:]
+    free = work[I.W_FREE:I.W_FREE + L.N_CELLS]  # empty buildable spaces, row-major
     nfree = 0
     for x in range(L.N_CELLS):
         t = W[L.TERR + x]
@@ -41,7 +42,8 @@ def build_actions(T, W, out, n):
             nfree += 1
     if nfree == 0:
         return n
-    touch = np.full(nfree, -1, dtype=np.int64)  # cloister adjacency, computed on first need
+    touch = work[I.W_TOUCH:I.W_TOUCH + nfree]  # cloister adjacency, computed on first need
+    touch[:] = -1
     for b in range(L.N_BUILDINGS):
         if W[L.STATUS + b] != L.S_DISPLAY:
             continue
@@ -68,6 +70,7 @@ def build_actions(T, W, out, n):
 
 @njit(cache=True)
 def land_actions(T, W, free, district, plot, out, n):
+    """DISTRICT / PLOT actions within the window (free: granted, no price)."""
     money = coin_value(W[L.GOODS:L.GOODS + L.N_GOODS])
     lo, hi = land_rows(W)
     if district and W[L.NDIST] < 9 and (free or money >= T[I.R_LAND, I.LAND_DPRICE + W[L.NDIST]]):
@@ -112,6 +115,7 @@ def settle_actions(T, W, out, n):
 
 @njit(cache=True)
 def fell_cut_actions(W, feature, token, base, out, n):
+    """FELL / CUT actions on every forest / moor, with own indicator and/or joker."""
     for x in range(L.N_CELLS):
         if W[L.GRID + x] == feature:
             for j in range(2):
@@ -123,6 +127,7 @@ def fell_cut_actions(W, feature, token, base, out, n):
 
 @njit(cache=True)
 def convert_actions(W, out, n):
+    """CONVERT actions: wine and whiskey to coins."""
     if W[L.GOODS + I.WINE] > 0:
         out[n] = I.CONVERT_WINE
         n += 1
@@ -134,6 +139,7 @@ def convert_actions(W, out, n):
 
 @njit(cache=True)
 def neutral_cell_ok(T, W, b, x):
+    """May the neutral build b on its space x (cover only like with like, cloisters touching)?"""
     c = W[L.NGRID + x]
     cl = T[I.R_BUILDINGS + b, I.BC_CLOISTER] == 1
     if c == L.C_EMPTY:
@@ -145,6 +151,7 @@ def neutral_cell_ok(T, W, b, x):
 
 @njit(cache=True)
 def neutral_targets(W, out):
+    """Buildings the neutral built this phase that are free for a work contract; their number."""
     n = 0
     for i in range(L.N_NBUILT):
         b = W[L.NBUILT + i]
@@ -228,28 +235,27 @@ def legal_unsorted(T, W, out):
     elif kind == L.K_OPTION or kind == L.K_PRIOR_BONUS:
         b = W[fb + L.F_B]
         loc = W[fb + L.F_LOC]
-        opts = out[I.MAX_LEGAL - 512:I.MAX_LEGAL - 448]
-        work = out[I.MAX_LEGAL - 448:]
+        work = out[I.WORK0:]
         if kind == L.K_OPTION:
-            m = valid_options(T, W, b, loc, opts, work)
+            m = valid_options(T, W, b, loc, work)
         else:
             out[n] = I.END
             n += 1
             m = 0
             if W[L.CLERGY + 2] == -1:
                 W[L.CLERGY + 2] = loc
-                m = valid_options(T, W, b, loc, opts, work)
+                m = valid_options(T, W, b, loc, work)
                 W[L.CLERGY + 2] = -1
         for i in range(m):
-            out[n] = I.OPT0 + opts[i]
+            out[n] = I.OPT0 + work[I.W_OPTS + i]
             n += 1
     elif kind == L.K_FREE_USE:
         out[n] = I.END
         n += 1
-        buf = np.empty(L.N_BUILDINGS + 16, dtype=np.int64)
-        m = free_targets(T, W, W[fb + L.F_B], W[fb + L.F_LOC], buf)
+        work = out[I.WORK0:]
+        m = free_targets(T, W, W[fb + L.F_B], W[fb + L.F_LOC], work)
         for i in range(m):
-            out[n] = I.FREE0 + buf[i]
+            out[n] = I.FREE0 + work[I.W_TARGETS + i]
             n += 1
     elif kind == L.K_GRANT_BUILD:
         out[n] = I.END
@@ -281,7 +287,7 @@ def legal_unsorted(T, W, out):
         out[n] = I.END
         n += 1
         fk = fee_kinds(T, W)
-        buf = np.empty(L.N_NBUILT, dtype=np.int64)
+        buf = out[I.WORK0 + I.W_TARGETS:I.WORK0 + I.W_NB]
         m = neutral_targets(W, buf)
         for i in range(m):
             for f in range(2):

@@ -309,7 +309,7 @@ def _other_options(T, W, g, eff, o, data, cost):
 def pilgrimage(g, o, data):
     """Pilgrimage Site option o: the upgrades of one or two point goods, as gains in data."""
     # sequences: B, C, O, BB, BC, BO, CC, CO, OO (B=book, C=ceramic, O=ornament)
-    h = np.zeros(4, dtype=np.int64)
+    h = data  # counts of book, ceramic, ornament, reliquary; then the gains
     h[0], h[1], h[2], h[3] = g[I.BOOK], g[I.CERAMIC], g[I.ORNAMENT], g[I.RELIQUARY]
     s0 = -1
     s1 = -1
@@ -325,10 +325,10 @@ def pilgrimage(g, o, data):
             return False
         h[s] -= 1
         h[s + 1] += 1
-    data[0] = h[0] - g[I.BOOK]
-    data[1] = h[1] - g[I.CERAMIC]
-    data[2] = h[2] - g[I.ORNAMENT]
-    data[3] = h[3] - g[I.RELIQUARY]
+    h[0] -= g[I.BOOK]
+    h[1] -= g[I.CERAMIC]
+    h[2] -= g[I.ORNAMENT]
+    h[3] -= g[I.RELIQUARY]
     return True
 
 
@@ -355,14 +355,15 @@ def count_priory_targets(T, W):
 
 
 @njit(cache=True)
-def valid_options(T, W, b, loc, out, work):
-    """Canonical options (1-based; 0 always) legal for using b now, deduplicated by data.
-
-    ``work`` is scratch space of at least 4 + COST_SIZE + 4 * 64 ints.
+def valid_options(T, W, b, loc, work):
+    """Canonical options (1-based; 0 always) legal for using b now, deduplicated by data, into
+    work[W_OPTS:]; returns their number. ``work`` is the work space (ids.WORK0).
     """
-    data = work[0:4]
-    cost = work[4:4 + I.COST_SIZE]
-    seen = work[4 + I.COST_SIZE:4 + I.COST_SIZE + 4 * 64]
+    out = work[I.W_OPTS:I.W_DATA]
+    data = work[I.W_DATA:I.W_DATA + 4]
+    cost = work[I.W_COST:I.W_COST + I.COST_SIZE]
+    seen = work[I.W_SEEN:I.W_REST]
+    rest = work[I.W_REST:I.W_REST + L.N_GOODS]
     n = 0
     out[n] = 0
     n += 1
@@ -370,7 +371,7 @@ def valid_options(T, W, b, loc, out, work):
     for o in range(1, T[I.R_EFFECTS + T[I.R_BUILDINGS + b, I.BC_EFFECT], I.EF_OPTIONS] + 1):
         if not option_data(T, W, b, loc, o, data, cost):
             continue
-        if not affordable(T, W, cost):
+        if not affordable(T, W, cost, rest):
             continue
         dup = False
         for i in range(nseen):

@@ -23,8 +23,10 @@ TOKEN_GOOD = np.array(I.TOKEN_GOOD, dtype=np.int64)
 
 
 @njit(cache=True)
-def free_targets(T, W, src, loc, out):
-    """Free-use targets granted by building src standing at loc (not yet chain-filtered)."""
+def free_targets(T, W, src, loc, work):
+    """Free-use targets granted by building src standing at loc, outside the current chain,
+    into work[W_TARGETS:]; returns their number."""
+    out = work[I.W_TARGETS:I.W_NB]
     eff = T[I.R_BUILDINGS + src, I.BC_EFFECT]
     n = 0
     if eff == I.E_PRIORY:
@@ -36,7 +38,7 @@ def free_targets(T, W, src, loc, out):
     elif eff == I.E_GARDEN or eff == I.E_COTTAGE:
         if loc < 0:
             return 0
-        nb = np.empty(5, dtype=np.int64)
+        nb = work[I.W_NB:I.W_NB + 5]
         if loc >= L.NEUTRAL_LOC:
             m = nneighbours(loc - L.NEUTRAL_LOC, nb)
             for i in range(m):
@@ -77,15 +79,14 @@ def free_targets(T, W, src, loc, out):
 
 
 @njit(cache=True)
-def grant_free_use(T, W, src, loc):
+def grant_free_use(T, W, src, loc, work):
     """Push a free-use decision if building src at loc has a target outside the chain."""
-    buf = np.empty(L.N_BUILDINGS + 16, dtype=np.int64)
-    if free_targets(T, W, src, loc, buf) > 0:
+    if free_targets(T, W, src, loc, work) > 0:
         push(W, L.K_FREE_USE, src, loc, 0)
 
 
 @njit(cache=True)
-def resolve(T, W, b, loc, data):
+def resolve(T, W, b, loc, data, work):
     """Outputs and follow-ups of building b's function after its cost is paid."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     eff = T[I.R_BUILDINGS + b, I.BC_EFFECT]
@@ -93,7 +94,7 @@ def resolve(T, W, b, loc, data):
         for i in range(L.N_GOODS):
             g[i] += T[I.R_GAINS + eff, i]
     elif not _resolve_products(g, eff, data):
-        _resolve_actions(T, W, g, eff, b, loc, data)
+        _resolve_actions(T, W, g, eff, b, loc, data, work)
 
 
 @njit(cache=True)
@@ -184,17 +185,17 @@ def _resolve_products(g, eff, data):
 
 
 @njit(cache=True)
-def _resolve_actions(T, W, g, eff, b, loc, data):
+def _resolve_actions(T, W, g, eff, b, loc, data, work):
     """Functions that take from the wheel, change the board or push a follow-up decision."""
     if (eff == I.E_CLAY_MOUND or eff == I.E_OFFICE or eff == I.E_QUARRY or eff == I.E_GRAPEVINE
             or eff == I.E_FARMYARD):
         t = data[0]
         g[TOKEN_GOOD[t]] += wheel_take(T, W, t, data[1])
     elif eff == I.E_PRIORY or eff == I.E_PALACE or eff == I.E_MANOR or eff == I.E_HOSPICE:
-        grant_free_use(T, W, b, loc)
+        grant_free_use(T, W, b, loc, work)
     elif eff == I.E_GARDEN or eff == I.E_COTTAGE:
         g[I.GRAPES if eff == I.E_GARDEN else I.MALT] += 1
-        grant_free_use(T, W, b, loc)
+        grant_free_use(T, W, b, loc, work)
     elif eff == I.E_BATHHOUSE:
         g[I.BOOK] += 1
         g[I.CERAMIC] += 1
@@ -238,17 +239,19 @@ def _resolve_actions(T, W, g, eff, b, loc, data):
 
 
 @njit(cache=True)
-def do_option(T, W, b, loc, o):
-    """Pay for and resolve canonical option o (0 = nothing) of building b."""
+def do_option(T, W, b, loc, o, work):
+    """Pay for and resolve canonical option o (0 = nothing) of building b (``work``: the work
+    space, ids.WORK0)."""
     if o == 0:
         return
-    data = np.zeros(4, dtype=np.int64)
-    cost = np.zeros(I.COST_SIZE, dtype=np.int64)
+    data = work[I.W_DATA:I.W_DATA + 4]
+    cost = work[I.W_COST:I.W_COST + I.COST_SIZE]
     option_data(T, W, b, loc, o, data, cost)
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     pay_goods(g, cost)
     if cost[I.C_COINS] > 0:
         pay_coins(g, cost[I.C_COINS])
     if cost[I.C_FOOD] or cost[I.C_ENERGY] or cost[I.C_POINTS] or cost[I.C_DISTINCT]:
-        pay_rule(T, g, cost[I.C_FOOD], cost[I.C_ENERGY], cost[I.C_POINTS], cost[I.C_DISTINCT])
-    resolve(T, W, b, loc, data)
+        pay_rule(T, g, cost[I.C_FOOD], cost[I.C_ENERGY], cost[I.C_POINTS], cost[I.C_DISTINCT],
+                 work[I.W_GOT:I.W_GOT + L.N_GOODS])
+    resolve(T, W, b, loc, data, work)

@@ -34,9 +34,11 @@ TOKEN_GOOD = np.array(I.TOKEN_GOOD, dtype=np.int64)
 
 
 @njit(cache=True)
-def do_build(T, W, b, x):
+def do_build(T, W, b, x, work):
+    """Build b on space x: pay its materials and coins; a free prior may use it at once."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
-    cost = np.zeros(I.COST_SIZE, dtype=np.int64)
+    cost = work[I.W_COST:I.W_COST + I.COST_SIZE]
+    cost[:] = 0
     cost[I.WOOD] = T[I.R_BUILDINGS + b, I.BC_WOOD]
     cost[I.CLAY] = T[I.R_BUILDINGS + b, I.BC_CLAY]
     cost[I.STONE] = T[I.R_BUILDINGS + b, I.BC_STONE]
@@ -53,15 +55,18 @@ def do_build(T, W, b, x):
 
 
 @njit(cache=True)
-def do_settle(T, W, s, x):
+def do_settle(T, W, s, x, work):
+    """Place settlement S(s+1) on space x, paying its food and energy by the payment rule."""
     W[L.SETTL] &= ~(1 << s)
     W[L.GRID + x] = L.C_SETTLEMENT + s
     r = I.R_SETTLEMENTS + s
-    pay_rule(T, W[L.GOODS:L.GOODS + L.N_GOODS], T[r, I.SC_FOOD], 2 * T[r, I.SC_ENERGY], 0, 0)
+    pay_rule(T, W[L.GOODS:L.GOODS + L.N_GOODS], T[r, I.SC_FOOD], 2 * T[r, I.SC_ENERGY], 0, 0,
+             work[I.W_GOT:I.W_GOT + L.N_GOODS])
 
 
 @njit(cache=True)
 def do_buy(T, W, cid, free):
+    """Buy (or take for free) the district or plot of a canonical id."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     if cid < I.PLOT0:
         y, side = divmod(cid - I.DISTRICT0, 2)
@@ -79,6 +84,7 @@ def do_buy(T, W, cid, free):
 
 @njit(cache=True)
 def do_fell_cut(T, W, cid):
+    """Fell a forest / cut a moor and take wood / peat from the wheel."""
     if cid < I.CUT0:
         x, j = divmod(cid - I.FELL0, 2)
         t = I.T_WOOD
@@ -91,6 +97,7 @@ def do_fell_cut(T, W, cid):
 
 @njit(cache=True)
 def do_convert(W, cid):
+    """Convert one wine (1 coin) or whiskey (2 coins)."""
     if cid == I.CONVERT_WINE:
         W[L.GOODS + I.WINE] -= 1
         W[L.GOODS + I.COIN] += 1
@@ -101,6 +108,7 @@ def do_convert(W, cid):
 
 @njit(cache=True)
 def do_contract(T, W, cid):
+    """A work contract: pay the fee, place the neutral's clergyman, use the building."""
     b, r = divmod(cid - I.CONTRACT0, 4)
     k, f = divmod(r, 2)
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
@@ -132,7 +140,7 @@ def end_convert_or_buy(T, W, cid):
 
 
 @njit(cache=True)
-def slot_step(T, W, fb, cid):
+def slot_step(T, W, fb, cid, work):
     """A turn's action: END, a conversion, a land purchase, or its main action."""
     done = end_convert_or_buy(T, W, cid)
     if done == 2:
@@ -152,7 +160,7 @@ def slot_step(T, W, fb, cid):
             do_fell_cut(T, W, cid)
         else:
             b, x = divmod(cid - I.BUILD0, L.N_CELLS)
-            do_build(T, W, b, x)
+            do_build(T, W, b, x, work)
 
 
 @njit(cache=True)
@@ -176,17 +184,17 @@ def neutral_build_step(T, W, cid):
 
 
 @njit(cache=True)
-def raw_step(T, W, cid):
+def raw_step(T, W, cid, work):
     """Apply one canonical action (no flow advance, no forced END)."""
     fb = top(W)
     kind = W[fb + L.F_KIND]
     if kind == L.K_SLOT:
-        slot_step(T, W, fb, cid)
+        slot_step(T, W, fb, cid, work)
     elif kind == L.K_OPTION:
         b = W[fb + L.F_B]
         loc = W[fb + L.F_LOC]
         pop(W)
-        do_option(T, W, b, loc, cid - I.OPT0)
+        do_option(T, W, b, loc, cid - I.OPT0, work)
     elif kind == L.K_PRIOR_BONUS:
         b = W[fb + L.F_B]
         loc = W[fb + L.F_LOC]
@@ -195,7 +203,7 @@ def raw_step(T, W, cid):
             W[L.CLERGY + 2] = loc
             chain_clear(W)
             chain_add(W, b)
-            do_option(T, W, b, loc, cid - I.OPT0)
+            do_option(T, W, b, loc, cid - I.OPT0, work)
     elif kind == L.K_FREE_USE:
         pop(W)
         if cid != I.END:
@@ -206,12 +214,12 @@ def raw_step(T, W, cid):
         pop(W)
         if cid != I.END:
             b, x = divmod(cid - I.BUILD0, L.N_CELLS)
-            do_build(T, W, b, x)
+            do_build(T, W, b, x, work)
     elif kind == L.K_GRANT_SETTLE:
         pop(W)
         if cid != I.END:
             s, x = divmod(cid - I.SETTLE0, L.N_CELLS)
-            do_settle(T, W, s, x)
+            do_settle(T, W, s, x, work)
     elif kind == L.K_GRANT_FELL_CUT:
         if cid == I.END:
             pop(W)
@@ -241,7 +249,7 @@ def raw_step(T, W, cid):
         elif done == 0:
             W[fb + L.F_AUX] |= 2
             s, x = divmod(cid - I.SETTLE0, L.N_CELLS)
-            do_settle(T, W, s, x)
+            do_settle(T, W, s, x, work)
     # a chain of free uses ends with its option/free-use frames
     if W[L.FDEPTH] == 0:
         chain_clear(W)
@@ -252,7 +260,7 @@ def raw_step(T, W, cid):
 
 
 @njit(cache=True)
-def advance(T, W):
+def advance(T, W, work):
     """Run automatic flow steps until a decision is pending or the game is over."""
     while W[L.FDEPTH] == 0 and W[L.DONE] == 0:
         i = W[L.STEP]
@@ -274,8 +282,7 @@ def advance(T, W):
                 push(W, L.K_NEUTRAL_BUILD, -1, -1, 0)
         elif kind == I.S_NEUTRAL_CONTRACT:
             if W[L.NBUILT] != -1 and W[L.CLERGY + 5] == -1:
-                buf = np.empty(L.N_NBUILT, dtype=np.int64)
-                if neutral_targets(W, buf) > 0:
+                if neutral_targets(W, work[I.W_TARGETS:I.W_NB]) > 0:
                     push(W, L.K_NEUTRAL_CONTRACT, -1, -1, 0)
         elif kind == I.S_NEUTRAL_RETURN:
             if all_placed(W, 1):
@@ -336,8 +343,9 @@ def surely_forced(T, W):
 @njit(cache=True)
 def step(T, W, cid, scratch):
     """Apply a canonical action, advance the flow, and take any forced END."""
-    raw_step(T, W, cid)
-    advance(T, W)
+    work = scratch[I.WORK0:]
+    raw_step(T, W, cid, work)
+    advance(T, W, work)
     while W[L.DONE] == 0:
         if surely_a_choice(W):
             break
@@ -345,13 +353,14 @@ def step(T, W, cid, scratch):
             n = legal_unsorted(T, W, scratch)
             if n != 1 or scratch[0] != I.END:
                 break
-        raw_step(T, W, I.END)
-        advance(T, W)
+        raw_step(T, W, I.END, work)
+        advance(T, W, work)
 
 
 @njit(cache=True)
 def init(T, W, scratch):
     """The initial solo state (SOLO §1), advanced to its first decision."""
+    work = scratch[I.WORK0:]
     W[:] = 0
     for t in range(L.N_TOK):
         W[L.TOK + t] = 0 if t <= I.T_JOKER else -1
@@ -388,10 +397,10 @@ def init(T, W, scratch):
         W[L.STATUS + n1 + i] = L.S_NEUTRAL
     W[L.STATUS + T[I.R_MISC, I.M_MARKET]] = L.S_NEUTRAL
     W[L.SETTL] = 0b1111
-    advance(T, W)
+    advance(T, W, work)
     while W[L.DONE] == 0:
         n = legal_unsorted(T, W, scratch)
         if n != 1 or scratch[0] != I.END:
             break
-        raw_step(T, W, I.END)
-        advance(T, W)
+        raw_step(T, W, I.END, work)
+        advance(T, W, work)

@@ -11,6 +11,7 @@ from .. import layout as L
 
 @njit(cache=True)
 def token_yield(T, W, t):
+    """Current yield of wheel token t (0 if it is not on the wheel)."""
     pos = W[L.TOK + t]
     if pos < 0:
         return 0
@@ -29,6 +30,7 @@ def wheel_choice_ok(W, t, joker):
 
 @njit(cache=True)
 def wheel_take(T, W, t, joker):
+    """Take token t's good (or the joker's): return the yield and reset the indicator."""
     src = -1
     if joker == 0 and W[L.TOK + t] >= 0:
         src = t
@@ -43,6 +45,7 @@ def wheel_take(T, W, t, joker):
 
 @njit(cache=True)
 def rotate(W):
+    """Advance the wheel arm one space; an indicator whose reset position it reaches goes (-1)."""
     nxt = (W[L.ARM] + 1) % 13
     for t in range(L.N_TOK):
         if W[L.TOK + t] == nxt:
