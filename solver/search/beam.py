@@ -229,8 +229,9 @@ def _turn_step(T, W, a, scratch):
     takes END next without knowing, and asks only for the children it keeps
     (``_end_was_forced``): a forced END is applied by step() and is not part of the line.
     """
-    raw_step(T, W, a)
-    advance(T, W)
+    work = scratch[I.WORK0:]
+    raw_step(T, W, a, work)
+    advance(T, W, work)
     while W[L.DONE] == 0:
         if surely_a_choice(W):
             return -1
@@ -241,8 +242,8 @@ def _turn_step(T, W, a, scratch):
             n = legal_unsorted(T, W, scratch)
             if n != 1 or scratch[0] != I.END:
                 return n
-        raw_step(T, W, I.END)
-        advance(T, W)
+        raw_step(T, W, I.END, work)
+        advance(T, W, work)
     return -1
 
 
