@@ -342,11 +342,11 @@ def run(variant: str = "ireland", width: int = 100, layers: int = 4,
         best = int(np.argmax([evaluate(e.T, beam[i], w) for i in range(len(beam))]))
         sc = e.score_wide(beam[best])
         seconds = times.get("expand", 0.0) + times.get("select", 0.0)
-        digest = np.uint64(0)
+        digest = 0
         for i in range(len(beam)):
-            digest = digest * np.uint64(0x100000001B3) ^ state_hash(beam[i])
+            digest = (digest * 0x100000001B3 ^ int(state_hash(beam[i]))) % (1 << 64)
         entry = {
-            "round": rnd, "beam_digest": f"{int(digest):016x}", "start_round_reached": int(W[L.ROUND]), "layers": n_layers,
+            "round": rnd, "beam_digest": f"{digest:016x}", "start_round_reached": int(W[L.ROUND]), "layers": n_layers,
             "nodes": round_nodes, "best_eval": round(float(evaluate(e.T, beam[best], w)), 6),
             "best_score": sc[0], "ms_per_layer": round(seconds / max(1, n_layers) * 1e3, 2),
             "python_ms_per_layer": round(times.get("select", 0.0) / max(1, n_layers) * 1e3, 2),
