@@ -397,10 +397,33 @@ def selfcheck(variant: str, games: int, seed: int) -> None:
               help="Fast-engine playouts to time.")
 @click.option("--reference-games", type=click.IntRange(min=1), default=10, show_default=True,
               help="Reference-engine playouts (the first of the same playouts).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first playout.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the first playout (with --search: the beam's seed).")
+@click.option("--search", "search", is_flag=True,
+              help="Bench the beam search instead: a fixed beam from fixed rounds of a "
+                   "committed line, its signature and where its expansion's time goes.")
+@click.option("--width", type=click.IntRange(min=1), default=100, show_default=True,
+              help="With --search: beam width.")
+@click.option("--layers", type=click.IntRange(min=1), default=4, show_default=True,
+              help="With --search: layers from each start position.")
+@click.option("--sample", type=click.IntRange(min=0), default=8, show_default=True,
+              help="With --search: parents of each round profiled component by component "
+                   "(0: no profile).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench(variant: str, games: int, reference_games: int, seed: int, as_json: bool) -> None:
-    """Random-playout speed of the fast engine vs the reference engine, in one run."""
+def bench(variant: str, games: int, reference_games: int, seed: int, search: bool, width: int,
+          layers: int, sample: int, as_json: bool) -> None:
+    """Random-playout speed of the fast engine vs the reference engine, in one run; with
+    --search, the speed of the beam search."""
+    if search:
+        from solver.search import bench_search as S
+
+        try:
+            r = S.run(variant, width=width, layers=layers, seed=seed, sample=sample)
+        except ValueError as e:
+            click.echo(f"bench: {e}", err=True)
+            sys.exit(2)
+        click.echo(json.dumps(r) if as_json else S.format_text(r))
+        return
     from solver.fast import bench as B
 
     r = B.run(variant, games, reference_games, seed)

@@ -28,6 +28,13 @@ search can find; the canonical action space itself is not trimmed):
 
 Deterministic: the same arguments give the same line (ties are broken by state hash; the
 seed perturbs evaluation ties only).
+
+Speed (``ora-solve bench --search`` measures it): the expansion allocates nothing per parent,
+skips states and children it has reached before, reuses the legal actions the step generated,
+never generates those of a turn after its main action (the policy allows only END there) and
+reuses the evaluation's board terms while the spaces do not change. A layer's ranking, dedup
+and replay are vectorised or compiled, and lines are kept as parent pointers (``Lines``).
+These change no line: the children, their order and their evaluations are those of 01cc41c.
 """
 
 from __future__ import annotations
@@ -41,33 +48,51 @@ from solver.fast import ids as I
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.fast.ids import BC_DWELL, BC_ECON, R_BUILDINGS
-from solver.fast.kernels.api import legal, neighbour_dwelling, step
-from solver.fast.kernels.board import neighbours
+from solver.fast.kernels.api import step
+from solver.fast.kernels.board import cell_col, cell_index, cell_row
 from solver.fast.kernels.frames import top
+from solver.fast.kernels.legal import legal_unsorted
+from solver.fast.kernels.step import advance, raw_step, surely_a_choice, surely_forced
 from solver.fast.kernels.wheel import token_yield
 
 from .common import SearchResult, state_hash
-from .evaluation import PORTFOLIO, evaluate
+from .evaluation import PORTFOLIO, board_terms, evaluate, evaluate_board, neighbours_dwelling
 
 MAXD = 40
 BUILD_CELLS = 2
 SETTLE_CELLS = 3
 KEEP_PER_PARENT = 64
-SEEN_BITS = 14  # transposition table of one expansion's inner states: 2**SEEN_BITS slots
+SEEN_BITS = 15  # table of the states one expansion reached: 2**SEEN_BITS slots, half used
+EXPAND_LANES = 8  # expand_all deals the parents round-robin to this many lanes
 SEEN_SIZE = 1 << SEEN_BITS
 
 
 # ===== the search policy inside a turn ==========================================================
 
 @njit(cache=True)
+def _settlement_at(W, col, row):
+    y = cell_index(col, row)
+    if y < 0:
+        return 0
+    t = W[L.TERR + y]
+    if t == L.T_NONE or t == L.T_FILLER:
+        return 0
+    return 1 if W[L.GRID + y] >= L.C_SETTLEMENT else 0
+
+
+@njit(cache=True)
 def _adjacent_settlements(W, x):
-    nb = np.empty(5, dtype=np.int64)
-    m = neighbours(W, x, nb)
-    v = 0
-    for i in range(m):
-        if W[L.GRID + nb[i]] >= L.C_SETTLEMENT:
-            v += 1
-    return v
+    """Settlements on the neighbours of space x (board.neighbours' spaces, no buffer)."""
+    col = cell_col(x)
+    row = cell_row(x)
+    if col == 5:
+        return (_settlement_at(W, 5, row - 1) + _settlement_at(W, 5, row + 1)
+                + _settlement_at(W, 4, row) + _settlement_at(W, 6, row)
+                + _settlement_at(W, 6, row - 1))
+    if col == 6:
+        return _settlement_at(W, 5, row) + _settlement_at(W, 5, row + 1)
+    return (_settlement_at(W, col, row - 1) + _settlement_at(W, col, row + 1)
+            + _settlement_at(W, col - 1, row) + _settlement_at(W, col + 1, row))
 
 
 @njit(cache=True)
@@ -93,6 +118,8 @@ def policy_filter(T, W, acts, n, converted, out):
     last_b = -1
     kept = 0
     best_b_x = -1
+    first_fell = -1
+    first_cut = -1
     for i in range(n):
         a = acts[i]
         if a == I.CONVERT_WINE or a == I.CONVERT_WHISKEY:
@@ -106,25 +133,26 @@ def policy_filter(T, W, acts, n, converted, out):
             if f == 1 and i > 0 and acts[i - 1] == a - 1:
                 continue  # coins possible: skip the drink
         elif I.FELL0 <= a < I.BUILD0:
+            # (acts are sorted and distinct: each kind's actions are contiguous, by space)
             base = I.FELL0 if a < I.CUT0 else I.CUT0
             x, j = divmod(a - base, 2)
             # first feature cell only
-            first = True
-            for k in range(i):
-                b2 = acts[k]
-                if (base == I.FELL0 and I.FELL0 <= b2 < I.CUT0) or \
-                        (base == I.CUT0 and I.CUT0 <= b2 < I.BUILD0):
-                    if (b2 - base) // 2 != x:
-                        first = False
-            if not first:
-                continue
+            if base == I.FELL0:
+                if first_fell < 0:
+                    first_fell = x
+                if x != first_fell:
+                    continue
+            else:
+                if first_cut < 0:
+                    first_cut = x
+                if x != first_cut:
+                    continue
             # the better source when both are offered
             t = I.T_WOOD if base == I.FELL0 else I.T_PEAT
-            other = a + 1 if j == 0 else a - 1
-            has_other = False
-            for k in range(n):
-                if acts[k] == other:
-                    has_other = True
+            if j == 0:
+                has_other = i + 1 < n and acts[i + 1] == a + 1
+            else:
+                has_other = i > 0 and acts[i - 1] == a - 1
             if has_other:
                 own = token_yield(T, W, t)
                 jok = token_yield(T, W, I.T_JOKER)
@@ -156,7 +184,7 @@ def policy_filter(T, W, acts, n, converted, out):
             if site.shape[0] == 0:  # neighbour value of each space, computed once per call
                 site = np.empty(L.N_CELLS, dtype=np.int64)
                 for y in range(L.N_CELLS):
-                    site[y] = neighbour_dwelling(T, W, y)
+                    site[y] = neighbours_dwelling(T, W, y)
             v = site[x]
             better = 0
             for k in range(n):
@@ -174,28 +202,122 @@ def policy_filter(T, W, acts, n, converted, out):
 
 
 @njit(cache=True)
-def expand(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt):
-    """All end-of-flow-step children of W0 under the policy; keep the best ``keep``.
+def sort_small(a, n):
+    """Insertion sort of a[:n] in place: the legal actions come nearly sorted (only uses and
+    contracts follow the spaces' order), so this is linear in practice."""
+    for i in range(1, n):
+        v = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
 
-    Writes up to ``keep`` children (action path, length, evaluation, hash) and returns their
-    number.
+
+DEFERRED = -2  # _turn_step: a turn after its main action, its END not yet known to be forced
+
+
+@njit(cache=True)
+def _turn_step(T, W, a, scratch):
+    """kernels.step() for the turn search; returns how many legal actions of the new state it
+    left unsorted in ``scratch`` (its forced-END check generated them), -1 if none, or
+    DEFERRED.
+
+    DEFERRED: W is a turn after its main action, where more than END may be legal (a land
+    purchase, a conversion). step() would generate its legal actions to see whether END is
+    forced; but the search policy allows only END there whatever else is legal, so the search
+    takes END next without knowing, and asks only for the children it keeps
+    (``_end_was_forced``): a forced END is applied by step() and is not part of the line.
     """
+    work = scratch[I.WORK0:]
+    raw_step(T, W, a, work)
+    advance(T, W, work)
+    while W[L.DONE] == 0:
+        if surely_a_choice(W):
+            return -1
+        if not surely_forced(T, W):
+            fb = top(W)
+            if W[fb + L.F_KIND] == L.K_SLOT and (W[fb + L.F_AUX] & 1) == 1:
+                return DEFERRED
+            n = legal_unsorted(T, W, scratch)
+            if n != 1 or scratch[0] != I.END:
+                return n
+        raw_step(T, W, I.END, work)
+        advance(T, W, work)
+    return -1
+
+
+@njit(cache=True)
+def _end_was_forced(T, W, buf):
+    """Whether END is the only legal action of W (a DEFERRED state of _turn_step)."""
+    n = legal_unsorted(T, W, buf)
+    return n == 1 and buf[0] == I.END
+
+
+@njit(cache=True)
+def _same_board(W, V):
+    """W and V have the same spaces and terrain (so the same board terms of the evaluation)."""
+    for i in range(L.N_CELLS):
+        if W[L.GRID + i] != V[L.GRID + i] or W[L.TERR + i] != V[L.TERR + i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _probe(seen, key):
+    """The slot of ``key`` in the open-addressing table ``seen`` (0 = free), and whether it is
+    there already."""
+    t = np.int64(key >> np.uint64(64 - SEEN_BITS))
+    while seen[t] != 0:
+        if seen[t] == key:
+            return t, True
+        t = (t + 1) & (SEEN_SIZE - 1)
+    return t, False
+
+
+_LEAF = np.uint64(0x5851F42D4C957F2D)  # marks a leaf's key in the table of one expansion
+
+
+@njit(cache=True)
+def expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt,
+                stackW, acts, raw, scratch, ints, seen, used):
+    """expand() on caller-owned scratch arrays (as expand() allocates them): no allocation
+    per parent.
+
+    The turn's depth-first search with a table of the states it has reached: an inner state
+    reached again (another order of the same decisions) has had its subtree searched, and a
+    child reached again cannot change the kept set (it is kept already, or it was worse than
+    the worst kept child then, and that bound only rises), so both are skipped. The step into
+    a state hands over the legal actions its forced-END check generated, and a turn after its
+    main action is not generated at all (``_turn_step``). A child whose spaces and terrain are
+    those of its parent in the search reuses the board terms of the evaluation
+    (``evaluate_board``), computed once per board along the search's stack.
+    """
+    nacts = ints[0]
+    idx = ints[1]
+    conv = ints[2]
+    path = ints[3]
+    deferred = ints[4]
+    # the evaluation's board terms: bref[d] is the shallowest depth whose state has the same
+    # spaces as depth d's; the terms of that board are kept there once computed
+    bvalid = ints[5]
+    bboard = ints[6]
+    bspace = ints[7]
+    bfeats = ints[8]
+    bref = ints[9]
     step0 = W0[L.STEP]
-    stackW = np.empty((MAXD + 1, L.W_SIZE), dtype=np.int64)
-    acts = np.empty((MAXD + 1, I.MAX_LEGAL), dtype=np.int64)
-    raw = np.empty(I.MAX_LEGAL, dtype=np.int64)
-    scratch = np.empty(I.MAX_LEGAL, dtype=np.int64)
-    nacts = np.zeros(MAXD + 1, dtype=np.int64)
-    idx = np.zeros(MAXD + 1, dtype=np.int64)
-    conv = np.zeros(MAXD + 1, dtype=np.int64)
-    path = np.zeros(MAXD, dtype=np.int64)
-    seen = np.zeros(SEEN_SIZE, dtype=np.uint64)  # inner states already expanded (0 = free)
     filled = 0
     count = 0
     worst = 0
     stackW[0, :] = W0
-    n = legal(T, stackW[0], raw)
+    n = legal_unsorted(T, stackW[0], raw)
+    sort_small(raw, n)
     nacts[0] = policy_filter(T, stackW[0], raw, n, 0, acts[0])
+    idx[0] = 0
+    conv[0] = 0
+    deferred[0] = 0
+    bvalid[0] = 0
+    bref[0] = 0
     d = 0
     while d >= 0:
         if idx[d] >= nacts[d]:
@@ -203,13 +325,20 @@ def expand(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt):
             continue
         a = acts[d, idx[d]]
         idx[d] += 1
-        stackW[d + 1, :] = stackW[d]
-        step(T, stackW[d + 1], a, scratch)
-        path[d] = a
         Wc = stackW[d + 1]
+        Wc[:] = stackW[d]
+        nl = _turn_step(T, Wc, a, scratch)
+        path[d] = a
         c = conv[d] + (1 if (a == I.CONVERT_WINE or a == I.CONVERT_WHISKEY) else 0)
         if Wc[L.STEP] != step0 or Wc[L.DONE] == 1 or d + 1 == MAXD:
             h = state_hash(Wc)
+            t, hit = _probe(seen, (h ^ _LEAF) | np.uint64(1))
+            if hit:
+                continue
+            if filled < SEEN_SIZE // 2:
+                seen[t] = (h ^ _LEAF) | np.uint64(1)
+                used[filled] = t
+                filled += 1
             dup = False
             for k in range(count):
                 if hashes[k] == h:
@@ -218,8 +347,15 @@ def expand(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt):
             if dup:
                 continue
             mixed = (h ^ salt) * np.uint64(0x9E3779B97F4A7C15)
-            ev = evaluate(T, Wc, weights) + noise * (float(mixed >> np.uint64(40))
-                                                          / 16777216.0)
+            if _same_board(Wc, stackW[d]):  # most last steps leave the spaces as they were
+                k = bref[d]
+                if bvalid[k] == 0:
+                    bvalid[k] = 1
+                    bboard[k], bspace[k], bfeats[k] = board_terms(T, Wc)
+                ev = evaluate_board(T, Wc, weights, bboard[k], bspace[k], bfeats[k])
+            else:
+                ev = evaluate(T, Wc, weights)
+            ev += noise * (float(mixed >> np.uint64(40)) / 16777216.0)
             if count < keep:
                 slot = count
                 count += 1
@@ -227,8 +363,11 @@ def expand(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt):
                 if ev <= evals[worst]:
                     continue
                 slot = worst
-            paths[slot, : d + 1] = path[: d + 1]
-            lens[slot] = d + 1
+            m = d + 1
+            if deferred[d] == 1 and _end_was_forced(T, stackW[d], raw):
+                m = d  # step() takes that END itself
+            paths[slot, :m] = path[:m]
+            lens[slot] = m
             evals[slot] = ev
             hashes[slot] = h
             if count == keep:
@@ -237,36 +376,76 @@ def expand(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt):
                     if evals[k] < evals[worst]:
                         worst = k
             continue
-        # an inner state reached before (by another order of the same decisions) has had
-        # its subtree searched already: skip it
         key = (state_hash(Wc) ^ np.uint64(c)) | np.uint64(1)
-        t = np.int64(key >> np.uint64(64 - SEEN_BITS))
-        hit = False
-        while seen[t] != 0:
-            if seen[t] == key:
-                hit = True
-                break
-            t = (t + 1) & (SEEN_SIZE - 1)
+        t, hit = _probe(seen, key)
         if hit:
             continue
         if filled < SEEN_SIZE // 2:
             seen[t] = key
+            used[filled] = t
             filled += 1
         d += 1
         conv[d] = c
         idx[d] = 0
-        n = legal(T, stackW[d], raw)
-        nacts[d] = policy_filter(T, stackW[d], raw, n, c, acts[d])
+        deferred[d] = 0
+        bvalid[d] = 0
+        bref[d] = bref[d - 1] if _same_board(Wc, stackW[d - 1]) else d
+        if nl == DEFERRED:  # the policy allows only END after the main action
+            deferred[d] = 1
+            acts[d, 0] = I.END
+            nacts[d] = 1
+        elif nl >= 0:  # _turn_step generated them: sort those
+            sort_small(scratch, nl)
+            nacts[d] = policy_filter(T, Wc, scratch, nl, c, acts[d])
+        else:
+            n = legal_unsorted(T, Wc, raw)
+            sort_small(raw, n)
+            nacts[d] = policy_filter(T, Wc, raw, n, c, acts[d])
+    for k in range(filled):  # leave the table empty for the next parent
+        seen[used[k]] = 0
     return count
+
+
+@njit(cache=True)
+def expand(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt):
+    """All end-of-flow-step children of W0 under the policy; keep the best ``keep``.
+
+    Writes up to ``keep`` children (action path, length, evaluation, hash) and returns their
+    number.
+    """
+    stackW = np.empty((MAXD + 1, L.W_SIZE), dtype=np.int64)
+    acts = np.empty((MAXD + 1, I.MAX_LEGAL), dtype=np.int64)
+    raw = np.empty(I.MAX_LEGAL, dtype=np.int64)
+    scratch = np.empty(I.MAX_LEGAL, dtype=np.int64)
+    ints = np.zeros((10, MAXD + 1), dtype=np.int64)
+    seen = np.zeros(SEEN_SIZE, dtype=np.uint64)
+    used = np.zeros(SEEN_SIZE // 2, dtype=np.int64)
+    return expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt,
+                       stackW, acts, raw, scratch, ints, seen, used)
 
 
 @njit(cache=True, parallel=True)
 def expand_all(T, parents, weights, keep, paths, lens, evals, hashes, counts, noise, salt):
-    """expand() for every parent, in parallel; parent p writes slots [p*keep, (p+1)*keep)."""
-    for p in prange(parents.shape[0]):
-        lo = p * keep
-        counts[p] = expand(T, parents[p], weights, keep, paths[lo:lo + keep], lens[lo:lo + keep],
-                           evals[lo:lo + keep], hashes[lo:lo + keep], noise, salt)
+    """expand() for every parent, in parallel; parent p writes slots [p*keep, (p+1)*keep).
+
+    The parents are dealt round-robin to ``EXPAND_LANES`` lanes (adjacent parents, of similar
+    rank, cost alike, so this balances the threads), each with its own scratch arrays."""
+    P = parents.shape[0]
+    lanes = min(EXPAND_LANES, P)
+    for lane in prange(lanes):
+        stackW = np.empty((MAXD + 1, L.W_SIZE), dtype=np.int64)
+        acts = np.empty((MAXD + 1, I.MAX_LEGAL), dtype=np.int64)
+        raw = np.empty(I.MAX_LEGAL, dtype=np.int64)
+        scratch = np.empty(I.MAX_LEGAL, dtype=np.int64)
+        ints = np.zeros((10, MAXD + 1), dtype=np.int64)
+        seen = np.zeros(SEEN_SIZE, dtype=np.uint64)
+        used = np.zeros(SEEN_SIZE // 2, dtype=np.int64)
+        for p in range(lane, P, lanes):
+            lo = p * keep
+            counts[p] = expand_into(T, parents[p], weights, keep, paths[lo:lo + keep],
+                                    lens[lo:lo + keep], evals[lo:lo + keep],
+                                    hashes[lo:lo + keep], noise, salt, stackW, acts, raw,
+                                    scratch, ints, seen, used)
 
 
 @njit(cache=True)
@@ -274,6 +453,23 @@ def replay(T, W, path, n, scratch):
     """Apply the first n actions of path to W in place."""
     for i in range(n):
         step(T, W, path[i], scratch)
+
+
+@njit(cache=True)
+def replay_chosen(T, parents, chosen, keep, paths, lens, out, flat, offsets, scratch):
+    """The chosen children (slots of expand_all) as states in out[j], their action paths
+    concatenated in flat[offsets[j]:offsets[j + 1]]; returns the number of actions."""
+    m = 0
+    for j in range(chosen.shape[0]):
+        s = chosen[j]
+        out[j, :] = parents[s // keep]
+        offsets[j] = m
+        for i in range(lens[s]):
+            step(T, out[j], paths[s, i], scratch)
+            flat[m] = paths[s, i]
+            m += 1
+    offsets[chosen.shape[0]] = m
+    return m
 
 
 # ===== the beam ================================================================================
@@ -421,6 +617,70 @@ def _state_at_round(e: FastEngine, line: list[int], rnd: int) -> tuple[np.ndarra
     return W, list(line)
 
 
+class Lines:
+    """The action lines of a beam's states, stored as layers of parent pointers: line i of a
+    layer is its parent's line and then this layer's actions of state i (no per-child list
+    copies; a line is only built when it is read)."""
+
+    def __init__(self, roots: list[list[int]], prev: Lines | None = None,
+                 parent: np.ndarray | None = None, flat: np.ndarray | None = None,
+                 offsets: np.ndarray | None = None):
+        self.roots, self.prev, self.parent, self.flat, self.offsets = (roots, prev, parent,
+                                                                        flat, offsets)
+
+    def extend(self, parent: np.ndarray, flat: np.ndarray, offsets: np.ndarray) -> Lines:
+        """The next layer: state j continues line parent[j] by flat[offsets[j]:offsets[j+1]]."""
+        return Lines(self.roots, self, parent, flat, offsets)
+
+    def __getitem__(self, i: int) -> list[int]:
+        parts = []
+        node = self
+        while node.prev is not None:
+            parts.append(node.flat[node.offsets[i]:node.offsets[i + 1]])
+            i = int(node.parent[i])
+            node = node.prev
+        line = list(node.roots[i])
+        for part in reversed(parts):
+            line += part.tolist()
+        return line
+
+
+def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: float, salt,
+          scratch: np.ndarray, times: dict | None = None
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """One beam layer: expand every parent, keep the best ``width`` distinct children (best
+    evaluation first, ties by hash). Returns the children's states, each one's parent (an
+    index into ``parents``), their actions (flat, offsets as Lines.extend) and the number of
+    children generated. ``times`` (if given) accumulates the seconds of the compiled
+    expansion ("expand") and of the rest ("select": ranking, dedup, replay)."""
+    t0 = time.perf_counter()
+    P = len(parents)
+    paths = np.empty((P * keep, MAXD), dtype=np.int64)
+    lens = np.zeros(P * keep, dtype=np.int64)
+    evals = np.full(P * keep, -1e18)
+    hashes = np.zeros(P * keep, dtype=np.uint64)
+    counts = np.zeros(P, dtype=np.int64)
+    t1 = time.perf_counter()
+    expand_all(T, parents, w, keep, paths, lens, evals, hashes, counts, noise, salt)
+    t2 = time.perf_counter()
+    slots = np.flatnonzero(np.arange(keep)[None, :] < counts[:, None])
+    ranked = slots[np.lexsort((hashes[slots], -evals[slots]))]
+    # one state reached from two parents has one hash and one evaluation: the copies are
+    # adjacent in this order, keep the first
+    h = hashes[ranked]
+    first = np.ones(len(ranked), dtype=bool)
+    first[1:] = h[1:] != h[:-1]
+    chosen = ranked[first][:width]
+    children = np.empty((len(chosen), L.W_SIZE), dtype=np.int64)
+    flat = np.empty(int(lens[chosen].sum()), dtype=np.int64)
+    offsets = np.empty(len(chosen) + 1, dtype=np.int64)
+    replay_chosen(T, parents, chosen, keep, paths, lens, children, flat, offsets, scratch)
+    if times is not None:
+        times["expand"] = times.get("expand", 0.0) + t2 - t1
+        times["select"] = times.get("select", 0.0) + time.perf_counter() - t2 + t1 - t0
+    return children, chosen // keep, flat, offsets, len(slots)
+
+
 def _beam(variant: str, width: int, seed: int, time_limit: float | None, progress, keep: int,
           weights, start: tuple[np.ndarray, list[int]] | None = None, label: str = "",
           stop=None) -> SearchResult:
@@ -434,10 +694,10 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
     t0 = time.perf_counter()
     if start is None:
         beam = e.initial_wide()[None, :].copy()
-        lines: list[list[int]] = [[]]
+        lines = Lines([[]])
     else:
         beam = start[0][None, :].copy()
-        lines = [list(start[1])]
+        lines = Lines([list(start[1])])
     best: tuple | None = None  # (score tuple, line)
     nodes = 0
     layers = 0
@@ -460,38 +720,10 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
             complete = False
             break
         t_layer = time.perf_counter()
-        parents = beam[live]
-        P = len(live)
-        paths = np.zeros((P * keep, MAXD), dtype=np.int64)
-        lens = np.zeros(P * keep, dtype=np.int64)
-        evals = np.full(P * keep, -1e18)
-        hashes = np.zeros(P * keep, dtype=np.uint64)
-        counts = np.zeros(P, dtype=np.int64)
-        expand_all(e.T, parents, w, keep, paths, lens, evals, hashes, counts, noise, salt)
-        slots = np.concatenate([np.arange(p * keep, p * keep + counts[p]) for p in range(P)])
-        nodes += len(slots)
-        # dedupe across parents by hash (keep the best), then the best `width`
-        order = np.lexsort((hashes[slots], -evals[slots]))
-        chosen = []
-        seen = set()
-        for k in order:
-            s = slots[k]
-            h = int(hashes[s])
-            if h in seen:
-                continue
-            seen.add(h)
-            chosen.append(s)
-            if len(chosen) == width:
-                break
-        new_beam = np.empty((len(chosen), L.W_SIZE), dtype=np.int64)
-        new_lines = []
-        for j, s in enumerate(chosen):
-            p = s // keep
-            W = parents[p].copy()
-            replay(e.T, W, paths[s], lens[s], scratch)
-            new_beam[j] = W
-            new_lines.append(lines[live[p]] + paths[s, : lens[s]].tolist())
-        beam, lines = new_beam, new_lines
+        beam, parent, flat, offsets, n = layer(e.T, beam[live], w, keep, width, noise, salt,
+                                               scratch)
+        nodes += n
+        lines = lines.extend(np.asarray(live)[parent], flat, offsets)
         layers += 1
         last = time.perf_counter() - t_layer
         if progress is not None:

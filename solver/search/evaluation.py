@@ -28,8 +28,18 @@ import numpy as np
 from numba import njit
 
 from solver.fast import layout as L
-from solver.fast.ids import BC_EFFECT, E_CHAMBER, R_BUILDINGS
-from solver.fast.kernels.api import score
+from solver.fast.ids import (
+    BC_ECON,
+    BC_EFFECT,
+    E_CHAMBER,
+    R_BUILDINGS,
+    R_SETTLEMENTS,
+    SC_DWELL,
+    SC_ECON,
+)
+from solver.fast.kernels.api import dwelling_of
+from solver.fast.kernels.board import cell_col, cell_index, cell_row
+from solver.fast.kernels.goods import goods_points
 from solver.rules import goods as G
 
 # point value of one tile in stock, by good id (see module docstring)
@@ -79,12 +89,65 @@ PORTFOLIO = [_variant(3.0, 22.0, 1.0), _variant(3.0, 15.0, 2.0), _TUNED_FRANCE] 
 
 
 @njit(cache=True)
-def evaluate(T, W, weights):
-    """Score so far plus the fading potential of goods, settlement cards and space."""
-    sc = np.zeros(4, dtype=np.int64)
-    score(T, W, sc)
+def _beside(T, W, col, row):
+    """What the space (col, row) adds to a settlement beside it (RULES §14.3; 0 off the land)."""
+    y = cell_index(col, row)
+    if y < 0:
+        return 0
+    t = W[L.TERR + y]
+    if t == L.T_NONE or t == L.T_FILLER:
+        return 0
+    c = W[L.GRID + y]
+    return (3 if t == L.T_WATER and c == L.C_EMPTY else 0) + dwelling_of(T, c)
+
+
+@njit(cache=True)
+def neighbours_dwelling(T, W, x):
+    """kernels.api.neighbour_dwelling without its neighbour buffer (board.neighbours' spaces)."""
+    col = cell_col(x)
+    row = cell_row(x)
+    if col == 5:
+        return (_beside(T, W, 5, row - 1) + _beside(T, W, 5, row + 1) + _beside(T, W, 4, row)
+                + _beside(T, W, 6, row) + _beside(T, W, 6, row - 1))
+    if col == 6:
+        return _beside(T, W, 5, row) + _beside(T, W, 5, row + 1)
+    return (_beside(T, W, col, row - 1) + _beside(T, W, col, row + 1)
+            + _beside(T, W, col - 1, row) + _beside(T, W, col + 1, row))
+
+
+@njit(cache=True)
+def board_terms(T, W):
+    """The evaluation's terms of the spaces: economic + dwelling points (as kernels.api.score),
+    empty buildable spaces, forest/moor cards. One pass, no allocation."""
+    econ = 0
+    dwell = 0
+    space = 0
+    feats = 0
+    for x in range(L.N_CELLS):
+        c = W[L.GRID + x]
+        if c >= L.C_SETTLEMENT:
+            r = R_SETTLEMENTS + c - L.C_SETTLEMENT
+            econ += T[r, SC_ECON]
+            dwell += T[r, SC_DWELL] + neighbours_dwelling(T, W, x)
+        elif c >= L.C_BUILDING:
+            econ += T[R_BUILDINGS + c - L.C_BUILDING, BC_ECON]
+        t = W[L.TERR + x]
+        if t == L.T_NONE or t == L.T_FILLER or t == L.T_WATER:
+            continue
+        if c == L.C_EMPTY:
+            space += 1
+        elif c == L.C_FOREST or c == L.C_MOOR:
+            feats += 1
+    return econ + dwell, space, feats
+
+
+@njit(cache=True)
+def evaluate_board(T, W, weights, board, space, feats):
+    """evaluate() given W's board_terms (the search reuses them when a turn leaves the spaces
+    as they were)."""
+    total = goods_points(W[L.GOODS:L.GOODS + L.N_GOODS]) + board
     if W[L.DONE]:
-        return float(sc[0])
+        return float(total)
     left = max(0.0, (ROUNDS - W[L.ROUND] + 1.0) / ROUNDS) ** weights[26]
     pot = 0.0
     for g in range(L.N_GOODS):
@@ -94,21 +157,17 @@ def evaluate(T, W, weights):
         if (W[L.SETTL] >> s) & 1:
             cards += 1
     pot += weights[23] * cards
-    space = 0
-    feats = 0
-    for x in range(L.N_CELLS):
-        t = W[L.TERR + x]
-        if t == L.T_NONE or t == L.T_FILLER or t == L.T_WATER:
-            continue
-        c = W[L.GRID + x]
-        if c == L.C_EMPTY:
-            space += 1
-        elif c == L.C_FOREST or c == L.C_MOOR:
-            feats += 1
     pot += weights[24] * space + weights[25] * feats
     if weights[27] != 0.0 and W[L.WONDERS] > 0:
         pot += weights[27] * chamber_progress(T, W)
-    return float(sc[0]) + left * pot
+    return float(total) + left * pot
+
+
+@njit(cache=True)
+def evaluate(T, W, weights):
+    """Score so far plus the fading potential of goods, settlement cards and space."""
+    board, space, feats = board_terms(T, W)
+    return evaluate_board(T, W, weights, board, space, feats)
 
 
 @njit(cache=True)

@@ -1,0 +1,397 @@
+"""``ora-solve bench --search``: the speed of the beam, from fixed positions, in one run.
+
+A fixed beam (one weighting, fixed width, seeded) runs a set number of layers from the states
+at fixed rounds of a committed results line (``results/<variant>-beam2000-seed0.json``). It
+reports:
+
+* **children per second** (children generated, counted as the records' ``nodes``: the
+  distinct children each parent keeps, at most ``keep``) and the time per layer, split into
+  the compiled expansion (both threads) and the Python work of the layer (ranking, dedup,
+  replay of the chosen children: ``beam.layer``);
+* a **signature**, deterministic for the same code and arguments: the nodes, and per round
+  the best evaluation and the score of that state after the last layer and a digest of the
+  last layer's states (in beam order);
+* **where an expansion's time goes**, on one thread: a census replays the expansion's turn
+  search on the first ``sample`` parents of each round's last layer, recording every state
+  whose legal actions it generates, every step and every new child; then each component
+  kernel is timed alone on exactly those inputs (legal generation, policy filter, copy and
+  step, hash, evaluation; each the fastest of ``REPEAT`` runs) and compared with the time of
+  ``beam.expand`` on the same parents.
+  The remainder is the search's own bookkeeping (its table of reached states, dedup, keeping
+  the best).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from solver.fast import ids as I
+from solver.fast import layout as L
+from solver.fast.engine import FastEngine
+from solver.fast.kernels.legal import legal_unsorted
+
+from . import beam as B
+from .common import state_hash
+from .evaluation import PORTFOLIO, board_terms, evaluate, evaluate_board
+
+RESULTS = Path(__file__).resolve().parent.parent.parent / "results"
+ROUNDS = (1, 10, 20, 28)
+
+
+@njit(cache=True)
+def census(T, W0, inner, handed, edges, leaves, roots, cnt, stackW, acts, raw, scratch, ints,
+           seen, used):
+    """beam.expand_into's turn search without its keep logic, recording its inputs.
+
+    Appends to ``inner`` each state whose legal actions the search uses (``handed``: 1 when
+    the step into it generated them, 2 for a DEFERRED turn after its main action, 0 when
+    the search generates them), to ``edges`` each step (index into inner, action), to
+    ``leaves`` each new child (``roots``: the index in inner of the state whose board terms
+    the search reuses for it, or -1); ``cnt``
+    holds the counts (rows beyond an array's size are counted, not stored)."""
+    nacts = ints[0]
+    idx = ints[1]
+    conv = ints[2]
+    at = ints[3]
+    bref = ints[9]  # as in expand_into: the shallowest depth with the same spaces
+    bref[0] = 0
+    step0 = W0[L.STEP]
+    filled = 0
+    stackW[0, :] = W0
+    ni = cnt[0]
+    if ni < inner.shape[0]:
+        inner[ni] = W0
+        handed[ni] = 0
+    at[0] = ni
+    cnt[0] += 1
+    n = legal_unsorted(T, stackW[0], raw)
+    B.sort_small(raw, n)
+    nacts[0] = B.policy_filter(T, stackW[0], raw, n, 0, acts[0])
+    idx[0] = 0
+    conv[0] = 0
+    d = 0
+    while d >= 0:
+        if idx[d] >= nacts[d]:
+            d -= 1
+            continue
+        a = acts[d, idx[d]]
+        idx[d] += 1
+        Wc = stackW[d + 1]
+        Wc[:] = stackW[d]
+        nl = B._turn_step(T, Wc, a, scratch)
+        if cnt[1] < edges.shape[0]:
+            edges[cnt[1], 0] = at[d]
+            edges[cnt[1], 1] = a
+        cnt[1] += 1
+        c = conv[d] + (1 if (a == I.CONVERT_WINE or a == I.CONVERT_WHISKEY) else 0)
+        if Wc[L.STEP] != step0 or Wc[L.DONE] == 1 or d + 1 == B.MAXD:
+            h = state_hash(Wc)
+            t, hit = B._probe(seen, (h ^ B._LEAF) | np.uint64(1))
+            if hit:
+                cnt[3] += 1
+                continue
+            if filled < B.SEEN_SIZE // 2:
+                seen[t] = (h ^ B._LEAF) | np.uint64(1)
+                used[filled] = t
+                filled += 1
+            if cnt[2] < leaves.shape[0]:
+                leaves[cnt[2]] = Wc
+                roots[cnt[2]] = at[bref[d]] if B._same_board(Wc, stackW[d]) else -1
+            cnt[2] += 1
+            continue
+        key = (state_hash(Wc) ^ np.uint64(c)) | np.uint64(1)
+        t, hit = B._probe(seen, key)
+        if hit:
+            cnt[3] += 1
+            continue
+        if filled < B.SEEN_SIZE // 2:
+            seen[t] = key
+            used[filled] = t
+            filled += 1
+        d += 1
+        conv[d] = c
+        idx[d] = 0
+        ni = cnt[0]
+        if ni < inner.shape[0]:
+            inner[ni] = Wc
+            handed[ni] = 1 if nl >= 0 else (2 if nl == B.DEFERRED else 0)
+        at[d] = ni
+        bref[d] = bref[d - 1] if B._same_board(Wc, stackW[d - 1]) else d
+        cnt[0] += 1
+        if nl == B.DEFERRED:
+            acts[d, 0] = I.END
+            nacts[d] = 1
+        elif nl >= 0:
+            B.sort_small(scratch, nl)
+            nacts[d] = B.policy_filter(T, Wc, scratch, nl, c, acts[d])
+        else:
+            n = legal_unsorted(T, Wc, raw)
+            B.sort_small(raw, n)
+            nacts[d] = B.policy_filter(T, Wc, raw, n, c, acts[d])
+    for k in range(filled):
+        seen[used[k]] = 0
+
+
+@njit(cache=True)
+def _time_legal(T, inner, handed, n, raw):
+    s = 0
+    for i in range(n):
+        if handed[i] == 0:
+            m = legal_unsorted(T, inner[i], raw)
+            B.sort_small(raw, m)
+            s += m
+    return s
+
+
+@njit(cache=True)
+def _time_filter(T, inner, handed, n, raw, out):
+    """legal generation + policy filter on every inner state the search filters (the filter's
+    share is this minus the generation alone on the same states)."""
+    s = 0
+    for i in range(n):
+        if handed[i] == 2:
+            continue
+        m = legal_unsorted(T, inner[i], raw)
+        B.sort_small(raw, m)
+        s += B.policy_filter(T, inner[i], raw, m, 0, out)
+    return s
+
+
+@njit(cache=True)
+def _time_generate_all(T, inner, handed, n, raw):
+    s = 0
+    for i in range(n):
+        if handed[i] == 2:
+            continue
+        m = legal_unsorted(T, inner[i], raw)
+        B.sort_small(raw, m)
+        s += m
+    return s
+
+
+@njit(cache=True)
+def _time_copy(inner, edges, n, W):
+    s = 0
+    for i in range(n):
+        W[:] = inner[edges[i, 0]]
+        s += W[L.STEP]
+    return s
+
+
+@njit(cache=True)
+def _time_copy_step(T, inner, edges, n, W, scratch):
+    s = 0
+    for i in range(n):
+        W[:] = inner[edges[i, 0]]
+        s += B._turn_step(T, W, edges[i, 1], scratch)
+    return s
+
+
+@njit(cache=True)
+def _time_hash(S, n):
+    h = np.uint64(0)
+    for i in range(n):
+        h ^= state_hash(S[i])
+    return h
+
+
+@njit(cache=True)
+def _time_eval(T, S, roots, inner, n, w):
+    """The evaluation as the search does it: reused board terms (computed once per board) for
+    a child with the spaces of its parent, the compare included."""
+    s = 0.0
+    last = -1
+    board = space = feats = 0
+    for i in range(n):
+        if roots[i] >= 0 and B._same_board(S[i], inner[roots[i]]):  # the compare is paid
+            if roots[i] != last:
+                last = roots[i]
+                board, space, feats = board_terms(T, inner[roots[i]])
+            s += evaluate_board(T, S[i], w, board, space, feats)
+        else:
+            s += evaluate(T, S[i], w)
+    return s
+
+
+@njit(cache=True)
+def _time_expand(T, parents, w, keep, paths, lens, evals, hashes, noise, salt):
+    n = 0
+    for p in range(parents.shape[0]):
+        n += B.expand(T, parents[p], w, keep, paths, lens, evals, hashes, noise, salt)
+    return n
+
+
+REPEAT = 5  # each component is timed this often and the fastest run kept (a loaded machine)
+
+
+def _timed(f, *args) -> float:
+    best = float("inf")
+    for _ in range(REPEAT):
+        t0 = time.perf_counter()
+        f(*args)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def _source_line(variant: str, source: str | Path | None) -> tuple[Path, list[int]]:
+    path = Path(source) if source else RESULTS / f"{variant}-beam2000-seed0.json"
+    try:
+        data = json.loads(path.read_text())
+        line = [int(a) for a in data["line"]]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"bench --search needs a results record with a line: {path}: {e}"
+                         ) from None
+    if data.get("variant") != variant:
+        raise ValueError(f"{path} is a {data.get('variant')!r} line, not {variant!r}")
+    return path, line
+
+
+def _profile(e: FastEngine, parents: np.ndarray, w: np.ndarray, keep: int, noise: float,
+             salt) -> dict:
+    """Census of the expansion of ``parents`` and each component timed alone on its inputs."""
+    cap = 60000
+    inner = np.zeros((cap, L.W_SIZE), dtype=np.int64)
+    handed = np.zeros(cap, dtype=np.int64)
+    edges = np.zeros((2 * cap, 2), dtype=np.int64)
+    leaves = np.zeros((cap, L.W_SIZE), dtype=np.int64)
+    roots = np.zeros(cap, dtype=np.int64)
+    cnt = np.zeros(4, dtype=np.int64)
+    ws = (np.empty((B.MAXD + 1, L.W_SIZE), dtype=np.int64),
+          np.empty((B.MAXD + 1, I.MAX_LEGAL), dtype=np.int64),
+          np.empty(I.MAX_LEGAL, dtype=np.int64), np.empty(I.MAX_LEGAL, dtype=np.int64),
+          np.zeros((10, B.MAXD + 1), dtype=np.int64), np.zeros(B.SEEN_SIZE, dtype=np.uint64),
+          np.zeros(B.SEEN_SIZE // 2, dtype=np.int64))
+    used_parents = 0
+    for p in range(len(parents)):  # whole parents only, within the arrays' room
+        before = cnt.copy()
+        census(e.T, parents[p], inner, handed, edges, leaves, roots, cnt, *ws)
+        if cnt[0] > cap or cnt[1] > 2 * cap or cnt[2] > cap:
+            cnt[:] = before
+            break
+        used_parents += 1
+    ni, ne, nl, revisits = (int(v) for v in cnt)
+    parents = parents[:used_parents]
+    paths = np.zeros((keep, B.MAXD), dtype=np.int64)
+    lens = np.zeros(keep, dtype=np.int64)
+    evals = np.full(keep, -1e18)
+    hashes = np.zeros(keep, dtype=np.uint64)
+    raw = np.zeros(I.MAX_LEGAL, dtype=np.int64)
+    out = np.zeros(I.MAX_LEGAL, dtype=np.int64)
+    Wt = np.zeros(L.W_SIZE, dtype=np.int64)
+    expand_s = _timed(_time_expand, e.T, parents, w, keep, paths, lens, evals, hashes, noise,
+                      salt)
+    legal_s = _timed(_time_legal, e.T, inner, handed, ni, raw)
+    gen_all = _timed(_time_generate_all, e.T, inner, handed, ni, raw)
+    filter_s = max(0.0, _timed(_time_filter, e.T, inner, handed, ni, raw, out) - gen_all)
+    copy_s = _timed(_time_copy, inner, edges, ne, Wt)
+    step_s = max(0.0, _timed(_time_copy_step, e.T, inner, edges, ne, Wt, raw) - copy_s)
+    hash_s = _timed(_time_hash, inner, ni) + _timed(_time_hash, leaves, nl)
+    eval_s = _timed(_time_eval, e.T, leaves, roots, inner, nl, w)
+    parts = {"legal generation": legal_s, "policy filter": filter_s, "copy": copy_s,
+             "step (incl. its forced-END check)": step_s, "hash": hash_s, "evaluation": eval_s}
+    parts["search bookkeeping (rest)"] = max(0.0, expand_s - sum(parts.values()))
+    return {
+        "parents": used_parents, "expand_ms": round(expand_s * 1e3, 2),
+        "inner_states": ni, "handed_over_by_step": int((handed[:ni] == 1).sum()),
+        "deferred_after_main_action": int((handed[:ni] == 2).sum()), "steps": ne,
+        "new_children": nl, "revisits_skipped": revisits,
+        "share": {k: round(v / max(expand_s, sum(parts.values())), 3) for k, v in parts.items()},
+        "ms": {k: round(v * 1e3, 2) for k, v in parts.items()},
+    }
+
+
+def run(variant: str = "ireland", width: int = 100, layers: int = 4,
+        rounds: tuple[int, ...] = ROUNDS, seed: int = 0, keep: int = B.KEEP_PER_PARENT,
+        sample: int = 8, source: str | Path | None = None) -> dict:
+    """Run the fixed beams and the expansion profile; return the figures as a dict."""
+    if width < 1 or layers < 1 or sample < 0:
+        raise ValueError("width and layers must be at least 1, sample at least 0")
+    path, line = _source_line(variant, source)
+    e = FastEngine(variant)
+    w = np.asarray(PORTFOLIO[0], dtype=np.float64)
+    noise = 0.0 if seed == 0 else 0.05
+    salt = np.uint64((seed * 0x9E3779B97F4A7C15) % (1 << 64))
+    scratch = np.zeros(I.MAX_LEGAL, dtype=np.int64)
+    # warm the kernels (compile or load from cache) outside the timing
+    W, _ = B._state_at_round(e, line, rounds[0])
+    B.layer(e.T, W[None, :].copy(), w, keep, 2, noise, salt, scratch)
+    _profile(e, W[None, :].copy(), w, keep, noise, salt)
+    per_round = []
+    total = {"expand": 0.0, "select": 0.0}
+    nodes = 0
+    for rnd in rounds:
+        W, _ = B._state_at_round(e, line, rnd)
+        beam = W[None, :].copy()
+        times: dict = {}
+        n_layers = 0
+        round_nodes = 0
+        parents = beam
+        for _ in range(layers):
+            live = beam[beam[:, L.DONE] == 0]
+            if len(live) == 0:
+                break
+            parents = live
+            beam, _, _, _, n = B.layer(e.T, live, w, keep, width, noise, salt, scratch, times)
+            round_nodes += n
+            n_layers += 1
+        best = int(np.argmax([evaluate(e.T, beam[i], w) for i in range(len(beam))]))
+        sc = e.score_wide(beam[best])
+        seconds = times.get("expand", 0.0) + times.get("select", 0.0)
+        digest = 0
+        for i in range(len(beam)):
+            digest = (digest * 0x100000001B3 ^ int(state_hash(beam[i]))) % (1 << 64)
+        entry = {
+            "round": rnd, "beam_digest": f"{digest:016x}", "start_round_reached": int(W[L.ROUND]), "layers": n_layers,
+            "nodes": round_nodes, "best_eval": round(float(evaluate(e.T, beam[best], w)), 6),
+            "best_score": sc[0], "ms_per_layer": round(seconds / max(1, n_layers) * 1e3, 2),
+            "python_ms_per_layer": round(times.get("select", 0.0) / max(1, n_layers) * 1e3, 2),
+            "children_per_s": round(round_nodes / seconds) if seconds > 0 else None,
+        }
+        if sample:
+            entry["profile"] = _profile(e, parents[:sample], w, keep, noise, salt)
+        per_round.append(entry)
+        nodes += round_nodes
+        for k in total:
+            total[k] += times.get(k, 0.0)
+    seconds = total["expand"] + total["select"]
+    return {
+        "variant": variant, "source": str(path), "width": width, "layers": layers,
+        "rounds": list(rounds), "seed": seed, "keep": keep,
+        "signature": {"nodes": nodes,
+                      "best": [[r["round"], r["best_eval"], r["best_score"]] for r in per_round],
+                      "beams": [r["beam_digest"] for r in per_round]},
+        "children_per_s": round(nodes / seconds) if seconds > 0 else None,
+        "seconds": round(seconds, 3),
+        "python_share": round(total["select"] / seconds, 3) if seconds > 0 else None,
+        "per_round": per_round,
+    }
+
+
+def format_text(r: dict) -> str:
+    """The bench figures as readable lines."""
+    out = [(f"bench --search {r['variant']}: width {r['width']}, {r['layers']} layers from "
+            f"rounds {r['rounds']} of {r['source']}, seed {r['seed']}, keep {r['keep']}"),
+           (f"signature: nodes {r['signature']['nodes']}, best (round, eval, score) "
+            f"{r['signature']['best']}, beams {r['signature']['beams']}"),
+           (f"children per second {r['children_per_s']}, {r['seconds']} s, Python share of the "
+            f"layers {r['python_share']}")]
+    for e in r["per_round"]:
+        out.append(f"round {e['round']}: {e['layers']} layers, {e['nodes']} children, "
+                   f"{e['ms_per_layer']} ms/layer ({e['python_ms_per_layer']} ms Python), "
+                   f"{e['children_per_s']} children/s")
+        p = e.get("profile")
+        if p:
+            out.append(f"  expansion of {p['parents']} parents on one thread: "
+                       f"{p['expand_ms']} ms; {p['inner_states']} inner states "
+                       f"({p['handed_over_by_step']} with legal actions from the step, "
+                       f"{p['deferred_after_main_action']} deferred after the main action), "
+                       f"{p['steps']} steps, {p['new_children']} new children, "
+                       f"{p['revisits_skipped']} revisits skipped")
+            out.append("  " + ", ".join(f"{k} {p['ms'][k]} ms ({100 * v:.0f}%)"
+                                        for k, v in p["share"].items()))
+    return "\n".join(out)

@@ -1,0 +1,170 @@
+"""The beam's faster expansion keeps its meaning, and `bench --search` reproduces its figures."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from solver.fast import ids as I
+from solver.fast import layout as L
+from solver.fast.engine import FastEngine
+from solver.fast.kernels.api import legal, score, step
+from solver.search import beam
+from solver.search.common import state_hash
+from solver.search.evaluation import PORTFOLIO, chamber_progress, evaluate
+
+
+def _playout_states(variant, games=6, every=7):
+    """States along seeded random playouts (every few steps)."""
+    e = FastEngine(variant)
+    rng = np.random.default_rng(1)
+    out = []
+    for _ in range(games):
+        W = e.initial_wide()
+        k = 0
+        while W[L.DONE] == 0:
+            acts = e.legal_wide(W)
+            e.step_wide(W, int(acts[rng.integers(len(acts))]))
+            k += 1
+            if k % every == 0:
+                out.append(W.copy())
+        out.append(W.copy())
+    return e, out
+
+
+def _reference_evaluate(T, W, w):
+    """The evaluation as it was written on kernels.api.score (two passes, allocating)."""
+    sc = np.zeros(4, dtype=np.int64)
+    score(T, W, sc)
+    if W[L.DONE]:
+        return float(sc[0])
+    left = max(0.0, (32.0 - W[L.ROUND] + 1.0) / 32.0) ** w[26]
+    pot = 0.0
+    for g in range(L.N_GOODS):
+        pot += w[g] * W[L.GOODS + g]
+    pot += w[23] * (int(W[L.SETTL]) & 0xFF).bit_count()
+    space = feats = 0
+    for x in range(L.N_CELLS):
+        t = W[L.TERR + x]
+        if t in (L.T_NONE, L.T_FILLER, L.T_WATER):
+            continue
+        c = W[L.GRID + x]
+        space += c == L.C_EMPTY
+        feats += c in (L.C_FOREST, L.C_MOOR)
+    pot += w[24] * space + w[25] * feats
+    if w[27] != 0.0 and W[L.WONDERS] > 0:
+        pot += w[27] * chamber_progress(T, W)
+    return float(sc[0]) + left * pot
+
+
+@pytest.mark.parametrize("variant", ["ireland", "france"])
+def test_one_pass_evaluation_equals_the_score_based_one_bit_for_bit(variant):
+    e, states = _playout_states(variant)
+    for w in (PORTFOLIO[0], PORTFOLIO[2]):
+        for W in states:
+            assert evaluate(e.T, W, w) == _reference_evaluate(e.T, W, w)
+
+
+@pytest.mark.parametrize("variant", ["ireland", "france"])
+def test_turn_step_is_step_and_defers_only_the_end_of_a_turn_after_its_main_action(variant):
+    e, states = _playout_states(variant, games=3, every=3)
+    scratch = np.zeros(I.MAX_LEGAL, dtype=np.int64)
+    buf = np.zeros(I.MAX_LEGAL, dtype=np.int64)
+    seen = {"handed": 0, "forced": 0, "open": 0}
+    for W in states:
+        if W[L.DONE]:
+            continue
+        for a in e.legal_wide(W)[:8]:
+            X = W.copy()
+            step(e.T, X, int(a), scratch)
+            Y = W.copy()
+            n = beam._turn_step(e.T, Y, int(a), scratch)
+            if n == beam.DEFERRED:
+                fb = L.FRAMES + L.FRAME_SIZE * (Y[L.FDEPTH] - 1)
+                assert Y[fb + L.F_KIND] == L.K_SLOT and Y[fb + L.F_AUX] & 1
+                m = legal(e.T, Y, buf)
+                assert buf[0] == I.END  # the policy keeps only END (policy_filter agrees)
+                assert beam.policy_filter(e.T, Y, buf, m, 0, scratch) == 1 and scratch[0] == I.END
+                if beam._end_was_forced(e.T, Y, buf):
+                    seen["forced"] += 1
+                    step(e.T, Y, I.END, scratch)  # what step() did by itself
+                else:
+                    seen["open"] += 1
+                assert (X == Y).all()
+                continue
+            assert (X == Y).all()
+            if n >= 0:
+                seen["handed"] += 1
+                got = np.sort(scratch[:n])
+                m = legal(e.T, Y, buf)
+                assert got.tolist() == buf[:m].tolist()
+    assert seen["handed"] > 0 and seen["open"] + seen["forced"] > 0, seen
+
+
+def test_sort_small_sorts():
+    rng = np.random.default_rng(0)
+    for n in (0, 1, 2, 17, 300):
+        a = rng.integers(0, 5000, size=n + 3)
+        want = np.sort(a[:n])
+        beam.sort_small(a, n)
+        assert a[:n].tolist() == want.tolist()
+
+
+def test_a_layer_keeps_distinct_children_best_first_and_their_lines_replay():
+    e = FastEngine("france")
+    W = e.initial_wide()
+    scratch = np.zeros(I.MAX_LEGAL, dtype=np.int64)
+    w = PORTFOLIO[0]
+    parents = W[None, :].copy()
+    lines = beam.Lines([[]])
+    for _ in range(3):
+        kids, parent, flat, offsets, n = beam.layer(e.T, parents, w, 64, 40, 0.0,
+                                                    np.uint64(0), scratch)
+        lines = lines.extend(parent, flat, offsets)
+        hashes = [state_hash(k) for k in kids]
+        assert len(set(hashes)) == len(kids) and 0 < len(kids) <= 40 and n >= len(kids)
+        evals = [evaluate(e.T, k, w) for k in kids]
+        assert evals == sorted(evals, reverse=True)
+        parents = kids
+    for i in (0, len(parents) - 1):
+        X = e.initial_wide()
+        for a in lines[i]:
+            e.step_wide(X, a)
+        assert (X == parents[i]).all()
+
+
+def _bench(*extra):
+    res = CliRunner().invoke(main, ["bench", "--search", "--variant", "ireland", "--width", "3",
+                                    "--layers", "2", "--sample", "1", "--json", *extra])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.output)
+
+
+def test_bench_search_signature_is_reproducible_and_the_profile_adds_up():
+    a = _bench()
+    b = _bench()
+    assert a["signature"] == b["signature"]
+    assert a["signature"]["nodes"] > 0 and len(a["signature"]["best"]) == 4
+    assert a["children_per_s"] > 0
+    for r in a["per_round"]:
+        p = r["profile"]
+        assert p["parents"] == 1 and p["steps"] >= p["new_children"] > 0
+        assert set(p["share"]) >= {"legal generation", "policy filter", "hash", "evaluation",
+                                   "step (incl. its forced-END check)"}
+        assert sum(p["share"].values()) == pytest.approx(1.0, abs=0.01)
+
+
+def test_bench_search_signature_follows_the_settings_and_bad_input_is_named(tmp_path):
+    a, b = _bench(), _bench("--width", "5")
+    assert a["signature"]["nodes"] < b["signature"]["nodes"]
+    assert a["signature"]["beams"] != b["signature"]["beams"]
+    bad = tmp_path / "x.json"
+    bad.write_text("{}")
+    from solver.search import bench_search
+
+    with pytest.raises(ValueError, match="x.json"):
+        bench_search.run("ireland", width=2, layers=1, source=bad)
