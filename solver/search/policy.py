@@ -1,0 +1,153 @@
+"""The beam's search policy inside a turn: which of a state's legal actions the turn search
+tries (solver/search/beam.py's module docstring says what it trims and why)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solver.fast import ids as I
+from solver.fast import layout as L
+from solver.fast.ids import BC_DWELL, BC_ECON, R_BUILDINGS
+from solver.fast.kernels.board import cell_col, cell_index, cell_row
+from solver.fast.kernels.frames import top
+from solver.fast.kernels.wheel import token_yield
+
+from .evaluation import neighbours_dwelling
+
+BUILD_CELLS = 2
+SETTLE_CELLS = 3
+
+
+# ===== the search policy inside a turn ==========================================================
+
+@njit(cache=True)
+def _settlement_at(W, col, row):
+    y = cell_index(col, row)
+    if y < 0:
+        return 0
+    t = W[L.TERR + y]
+    if t == L.T_NONE or t == L.T_FILLER:
+        return 0
+    return 1 if W[L.GRID + y] >= L.C_SETTLEMENT else 0
+
+
+@njit(cache=True)
+def _adjacent_settlements(W, x):
+    """Settlements on the neighbours of space x (board.neighbours' spaces, no buffer)."""
+    col = cell_col(x)
+    row = cell_row(x)
+    if col == 5:
+        return (_settlement_at(W, 5, row - 1) + _settlement_at(W, 5, row + 1)
+                + _settlement_at(W, 4, row) + _settlement_at(W, 6, row)
+                + _settlement_at(W, 6, row - 1))
+    if col == 6:
+        return _settlement_at(W, 5, row) + _settlement_at(W, 5, row + 1)
+    return (_settlement_at(W, col, row - 1) + _settlement_at(W, col, row + 1)
+            + _settlement_at(W, col - 1, row) + _settlement_at(W, col + 1, row))
+
+
+@njit(cache=True)
+def policy_filter(T, W, acts, n, converted, out):
+    """Trim the legal actions of a state to the search policy (module docstring)."""
+    fb = top(W)
+    kind = W[fb + L.F_KIND]
+    m = 0
+    if kind == L.K_NEUTRAL_BUILD:
+        best = -1
+        bestv = 1 << 30
+        for i in range(n):
+            x = acts[i] - I.NBUILD0
+            c = W[L.NGRID + x]
+            v = -1 if c == L.C_EMPTY else T[R_BUILDINGS + c - L.C_BUILDING, BC_ECON]
+            if v < bestv:
+                bestv = v
+                best = acts[i]
+        out[0] = best
+        return 1
+    main_used = kind == L.K_SLOT and (W[fb + L.F_AUX] & 1) == 1
+    site = np.empty(0, dtype=np.int64)
+    last_b = -1
+    kept = 0
+    best_b_x = -1
+    first_fell = -1
+    first_cut = -1
+    for i in range(n):
+        a = acts[i]
+        if a == I.CONVERT_WINE or a == I.CONVERT_WHISKEY:
+            if converted or main_used:
+                continue
+        elif a >= I.DISTRICT0:
+            if main_used:
+                continue
+        elif I.CONTRACT0 <= a < I.FREE0:
+            f = (a - I.CONTRACT0) % 2
+            if f == 1 and i > 0 and acts[i - 1] == a - 1:
+                continue  # coins possible: skip the drink
+        elif I.FELL0 <= a < I.BUILD0:
+            # (acts are sorted and distinct: each kind's actions are contiguous, by space)
+            base = I.FELL0 if a < I.CUT0 else I.CUT0
+            x, j = divmod(a - base, 2)
+            # first feature cell only
+            if base == I.FELL0:
+                if first_fell < 0:
+                    first_fell = x
+                if x != first_fell:
+                    continue
+            else:
+                if first_cut < 0:
+                    first_cut = x
+                if x != first_cut:
+                    continue
+            # the better source when both are offered
+            t = I.T_WOOD if base == I.FELL0 else I.T_PEAT
+            if j == 0:
+                has_other = i + 1 < n and acts[i + 1] == a + 1
+            else:
+                has_other = i > 0 and acts[i - 1] == a - 1
+            if has_other:
+                own = token_yield(T, W, t)
+                jok = token_yield(T, W, I.T_JOKER)
+                if (j == 0 and jok > own) or (j == 1 and jok <= own):
+                    continue
+        elif I.BUILD0 <= a < I.SETTLE0:
+            b, x = divmod(a - I.BUILD0, L.N_CELLS)
+            if b != last_b:
+                last_b = b
+                kept = 0
+                # the cell beside the most settlement dwelling, if any
+                best_b_x = -1
+                bestv = 0
+                for k in range(i, n):
+                    a2 = acts[k]
+                    if a2 >= I.SETTLE0 or (a2 - I.BUILD0) // L.N_CELLS != b:
+                        break
+                    x2 = (a2 - I.BUILD0) % L.N_CELLS
+                    v = _adjacent_settlements(W, x2) * T[R_BUILDINGS + b, BC_DWELL]
+                    if v > bestv:
+                        bestv = v
+                        best_b_x = x2
+            if x != best_b_x:
+                if kept >= BUILD_CELLS - (1 if best_b_x >= 0 else 0):
+                    continue
+                kept += 1
+        elif I.SETTLE0 <= a < I.DISTRICT0:
+            s, x = divmod(a - I.SETTLE0, L.N_CELLS)
+            if site.shape[0] == 0:  # neighbour value of each space, computed once per call
+                site = np.empty(L.N_CELLS, dtype=np.int64)
+                for y in range(L.N_CELLS):
+                    site[y] = neighbours_dwelling(T, W, y)
+            v = site[x]
+            better = 0
+            for k in range(n):
+                a2 = acts[k]
+                if I.SETTLE0 <= a2 < I.DISTRICT0 and (a2 - I.SETTLE0) // L.N_CELLS == s:
+                    x2 = (a2 - I.SETTLE0) % L.N_CELLS
+                    v2 = site[x2]
+                    if v2 > v or (v2 == v and x2 < x):
+                        better += 1
+            if better >= SETTLE_CELLS:
+                continue
+        out[m] = a
+        m += 1
+    return m
