@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
+from solver.research import beam_adapter as BA
 from solver.research import jobs as J
 from solver.research import positions as P
 from solver.research import sweep as SW
@@ -81,8 +82,25 @@ def test_openings_are_distinct_turns():
     assert len(states) == 25
 
 
+def test_openings_merge_lay_brother_transpositions():
+    # bug: `openings --turns 2` listed these two as separate candidates, which then scored
+    # the same on every seed: the state kept the two lay brothers in the other slot order
+    def moves(text):
+        return P.from_moves("ireland", [m.split() for m in text.split("; ")])
+
+    a = moves("USE LR1; COMMIT; USE LR2 ShJo; COMMIT")
+    b = moves("USE LR2 ShJo; COMMIT; USE LR1; COMMIT")
+    assert a.packed().tobytes() != b.packed().tobytes()  # slot order differs ...
+    assert BA.position_key(a.wide()) == BA.position_key(b.wide())  # ... the position does not
+    base = P.initial("ireland")
+    assert len(SW.from_positions(base, [a, b])) == 1
+    # a prior and a lay brother on the same two spaces are different positions (Priory)
+    c = moves("WITH_PRIOR; USE LR1; COMMIT; USE LR2 ShJo; COMMIT")
+    assert len(SW.from_positions(base, [a, c])) == 2
+
+
 def _table(output: str) -> list[str]:
-    lines = output[output.index("  # candidate"):].splitlines()  # (after the progress bar)
+    lines = output[output.index("  #  best"):].splitlines()  # (after the progress bar)
     return [ln for ln in lines if (ln[:3].strip().isdigit() and ln[3:4] == " ")
             or ln.lstrip().startswith("#")]
 

@@ -59,6 +59,25 @@ def state_hash(W: np.ndarray) -> int:
     return int(C.state_hash(np.asarray(W, dtype=np.int64)))
 
 
+# the interchangeable clergy slots: the player's two lay brothers, the neutral's two
+_LAY_PAIRS = ((L.CLERGY, L.CLERGY + 1), (L.CLERGY + 3, L.CLERGY + 4))
+
+
+def position_key(W: np.ndarray) -> int:
+    """The hash of a wide state up to the order of its lay brothers.
+
+    The two lay brothers of a player are interchangeable, but the wide state keeps them in
+    slots: two openings that place them on the same spaces in the other order reach states
+    that differ only in slot order (and play on identically). Sorting each pair first merges
+    such transpositions (bug: an openings sweep listed ``USE LR1; USE LR2 ShJo`` and
+    ``USE LR2 ShJo; USE LR1`` as two candidates with the same scores on every seed)."""
+    W = np.array(W, dtype=np.int64)
+    for a, b in _LAY_PAIRS:
+        if W[a] > W[b]:
+            W[a], W[b] = W[b], W[a]
+    return state_hash(W)
+
+
 def state_at_round(variant: str, line: list[int], rnd: int) -> tuple[np.ndarray, list[int]]:
     """The wide state and prefix of ``line`` at its first beam layer of round ``rnd`` or later
     (the whole line if it never gets there)."""

@@ -76,7 +76,8 @@ def _kennerspiel(position, actions: list[int]) -> str:
 
 def openings(position, turns: int) -> list[Candidate]:
     """Every distinct line of ``turns`` beam turns from the position (duplicates, i.e. lines
-    reaching the same state, merged: the first in action order is kept)."""
+    reaching the same state up to the order of the lay brothers, merged: the first in action
+    order is kept)."""
     if turns < 1:
         raise ValueError("--turns must be at least 1")
     frontier = [([], position.wide())]
@@ -87,10 +88,11 @@ def openings(position, turns: int) -> list[Candidate]:
             if not kids:  # the game is over: the line stays as it is
                 nxt.append((actions, W))
                 continue
-            for path, child, h in kids:
-                if h in seen:
+            for path, child, _ in kids:
+                key = BA.position_key(child)
+                if key in seen:
                     continue
-                seen.add(h)
+                seen.add(key)
                 nxt.append((actions + path, child))
         frontier = nxt
     frontier.sort(key=lambda t: t[0])
@@ -99,10 +101,11 @@ def openings(position, turns: int) -> list[Candidate]:
 
 
 def from_positions(base, positions) -> list[Candidate]:
-    """Candidates given as positions (a file of openings), duplicates merged by state."""
+    """Candidates given as positions (a file of openings), duplicates (the same state up to
+    the order of the lay brothers) merged."""
     out, seen = [], set()
     for pos in positions:
-        key = pos.packed().tobytes()
+        key = BA.position_key(pos.wide())
         if key in seen:
             continue
         seen.add(key)
@@ -205,24 +208,22 @@ def _f(x: float, nd: int = 1) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{nd}f}"
 
 
-def format_table(rows: list[dict], top: int | None = None, width: int = 60,
-                 spread: bool = False) -> str:
+def format_table(rows: list[dict], top: int | None = None, spread: bool = False) -> str:
     """The ranked table as text (``spread``: also the spread over seeds and the gap to the
-    best score, as `analyse` shows them)."""
+    best score, as `analyse` shows them). The candidate comes last and whole: openings often
+    share a long first turn, and a cut label would make two rows look the same."""
     extra = f" {'spread':>6} {'gap':>5}" if spread else ""
-    head = (f"{'#':>3} {'candidate':<{width}} {'best':>5} {'mean':>7} {'95% CI':>15}{extra} "
-            f"{'diff to #1 (95% CI)':>26} behind")
+    head = (f"{'#':>3} {'best':>5} {'mean':>7} {'95% CI':>15}{extra} "
+            f"{'diff to #1 (95% CI)':>26} {'behind':>6}  candidate")
     out = [head]
     for r in rows[: top or len(rows)]:
         label = ("* " if r["recorded"] else "") + r["label"]
-        if len(label) > width:
-            label = label[: width - 1] + "…"
         ci = f"{_f(r['ci'][0])}..{_f(r['ci'][1])}"
         diff = (f"{_f(r['diff'])} ({_f(r['diff_ci'][0])}..{_f(r['diff_ci'][1])})"
                 if r["rank"] > 1 else "leader")
         more = f" {_f(r['spread']):>6} {r['gap']:>5}" if spread else ""
-        out.append(f"{r['rank']:>3} {label:<{width}} {r['best']:>5} {_f(r['mean']):>7} "
-                   f"{ci:>15}{more} {diff:>26} {'yes' if r['clearly_behind'] else '':>6}")
+        out.append(f"{r['rank']:>3} {r['best']:>5} {_f(r['mean']):>7} {ci:>15}{more} "
+                   f"{diff:>26} {'yes' if r['clearly_behind'] else '':>6}  {label}")
     return "\n".join(out)
 
 
