@@ -162,7 +162,9 @@ def sweep_chart(rows: list[dict], title: str, paths: list[str]) -> None:
         title += f"\n(the first {len(shown)} of {len(rows)} ranked candidates; all in the CSV)"
     rows = shown
     n = len(rows)
-    fig, ax = plt.subplots(figsize=(12, max(2.5, 0.28 * n + 1.4)))
+    labels = [_tick_label(r) for r in rows]
+    lines = max((t.count("\n") + 1 for t in labels), default=1)
+    fig, ax = plt.subplots(figsize=(12, max(2.5, (0.16 + 0.12 * lines) * n + 1.4)))
     ys = list(range(n))
     for y, r in zip(ys, rows):
         colour = "#999999" if r["clearly_behind"] else "#2d5fb0"
@@ -175,8 +177,7 @@ def sweep_chart(rows: list[dict], title: str, paths: list[str]) -> None:
     lo_s, hi_s = min(every), max(every)
     pad = max(5.0, 0.25 * (hi_s - lo_s))
     ax.set_xlim(lo_s - pad, hi_s + pad)
-    ax.set_yticks(ys, [f"{r['rank']}. {'* ' if r.get('recorded') else ''}{_short(r['label'])}"
-                       for r in rows], fontsize=6.5)
+    ax.set_yticks(ys, labels, fontsize=6.5)
     ax.invert_yaxis()
     ax.set_xlabel("final score (bar: mean with 95% t-interval over seeds; |: each seed; "
                   "*: best; grey: clearly behind the leader; bars clipped to the plot)", fontsize=8)
@@ -189,6 +190,17 @@ def sweep_chart(rows: list[dict], title: str, paths: list[str]) -> None:
 
 def _short(text: str, width: int = 80) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _tick_label(row: dict, width: int = 80) -> str:
+    """A candidate's label for the chart: one line, or one line per turn when it is long
+    (openings often share a long first turn: cut at the end, two rows would look alike)."""
+    head = f"{row['rank']}. {'* ' if row.get('recorded') else ''}"
+    text = row["label"]
+    if len(head + text) <= width:
+        return head + text
+    turns = text.split(" | ")
+    return "\n".join(_short((head if i == 0 else "") + t, width) for i, t in enumerate(turns))
 
 
 def check_writable(paths: list[str | None]) -> None:
