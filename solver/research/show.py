@@ -120,7 +120,7 @@ def text_map(state: State, owner: int = 0) -> str:
     land = state.g.owners[owner].land
     clergy = _clergy_at(state)
     lo, hi = land.rows()
-    head = "row " + "".join(f"{c:^{CELL}}" for c in COLS)
+    head = "r\\c " + "".join(f"{c:^{CELL}}" for c in COLS)  # rows down, columns across
     lines = [head]
     for row in range(lo, hi + 1):
         parts = []
@@ -140,6 +140,6 @@ def text_map(state: State, owner: int = 0) -> str:
     here = [f"  ({c}, {r}): " + ", ".join(who) for (o, c, r), who in sorted(clergy.items())
             if o == owner]
     lines.append("terrain: W water, C coast, P plains, H hillside, M mountain; Fo forest, "
-                 "Mo moor; * clergy on the space")
+                 "Mo moor; * clergy on the space; spaces are (column, row)")
     return "\n".join(lines + (["buildings and settlements:"] + legend if legend else [])
                      + (["clergy on this landscape:"] + here if here else []))
