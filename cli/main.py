@@ -9,8 +9,14 @@ import time
 
 import click
 
-from cli.research import (cluster_option, jobs_option, position_argv, position_options,
-                          register, resolve_position)
+from cli.research import (
+    cluster_option,
+    jobs_option,
+    position_argv,
+    position_options,
+    register,
+    resolve_position,
+)
 
 VARIANTS = ("ireland", "france")
 PROFILES = ("rulebook",)

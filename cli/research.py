@@ -388,7 +388,8 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
         backend.close()
         _fail("ora-solve solo", str(e))
     jobs = SS.make_jobs(job, seeds)
-    what = job.describe().replace(f", seed {job.seed}", "")
+    what = job.describe().replace(f", seed {job.seed}", "").replace("for the whole command",
+                                                                    "per seed")
     click.echo(f"{what}; seeds {','.join(map(str, seeds))} ({len(jobs)} jobs, "
                f"{backend.describe()}); record to {output.path}, finished seeds in "
                f"{run_dir.path}/ (Ctrl-C keeps the seeds that finished)", err=True)

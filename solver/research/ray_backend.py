@@ -26,6 +26,7 @@ the rename succeeds once, so exactly one task loses its worker (tests/test_ray_b
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import time
@@ -96,7 +97,8 @@ def _check_reachable(address: str, target: str) -> None:
         socket.create_connection((host.strip("[]"), int(port)), CONNECT_TIMEOUT).close()
     except OSError as e:
         why = e.strerror or str(e) or type(e).__name__
-        raise BackendError(f"cannot reach the Ray cluster at {address} ({why}): is "
+        where = address if target == address else f"{address} ({target})"
+        raise BackendError(f"cannot reach the Ray cluster at {where}: {why}; is "
                            "`ray start --head` running there?") from None
 
 
@@ -148,10 +150,8 @@ class RayBackend(Backend):
         finally:
             if not finished:  # Ctrl-C, an error, or the consumer stopped: drop the rest
                 for ref in pending:
-                    try:
+                    with contextlib.suppress(Exception):  # already finished or gone
                         ray.cancel(ref, force=True)
-                    except Exception:  # noqa: BLE001  (already finished or gone)
-                        pass
 
     def _get(self, ref, job):
         ray = self.ray
