@@ -9,7 +9,14 @@ import time
 
 import click
 
-from cli.research import position_argv, position_options, register, resolve_position
+from cli.research import (
+    cluster_option,
+    jobs_option,
+    position_argv,
+    position_options,
+    register,
+    resolve_position,
+)
 
 VARIANTS = ("ireland", "france")
 PROFILES = ("rulebook",)
@@ -283,22 +290,33 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
 @click.option("--from-round", type=click.IntRange(min=1, max=32), default=None,
               help="NRPA with --seed-line: keep the line before this round, search the rest.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Search seed.")
+@click.option("--seeds", default=None, metavar="A,B,C",
+              help="Search with each of these seeds (a sweep on --jobs workers or a --cluster): "
+                   "the best line is the record, every seed's score and the spread are in it.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
               help="The whole command (compiling, search, verification, writing) ends within "
-                   "this many seconds, with the best line so far finished greedily. Default "
-                   "without --beam/--mcts: 600, the time-budgeted beam; with them: none.")
+                   "this many seconds, with the best line so far finished greedily (with "
+                   "--seeds: each seed's search). Default without --beam/--mcts: 600, the "
+                   "time-budgeted beam; with them: none.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Results record path, replaced if it exists (default: a free name in "
                    "results/, e.g. results/<variant>-t600-seed<S>.json).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results record as JSON.")
+@jobs_option
+@cluster_option
+@click.option("--resume", is_flag=True,
+              help="With --seeds: finish the sweep whose finished seeds are in the record's "
+                   ".jobs directory.")
 @position_options
 def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
          iterations: int | None, seed_line: str | None, from_round: int | None, seed: int,
-         time_limit: float | None, out: str | None, as_json: bool, **where) -> None:
+         seeds: str | None, time_limit: float | None, out: str | None, as_json: bool,
+         workers: int | None, cluster: str | None, resume: bool, **where) -> None:
     """Search for a high-scoring solo line and write a replayable results record.
 
     Ctrl-C (SIGINT) or SIGTERM stops the search: the best line so far is finished, verified
-    and written with "interrupted": true, and the command exits 130 (SIGINT) or 143.
+    and written with "interrupted": true, and the command exits 130 (SIGINT) or 143. With
+    --seeds, the seeds that finished make the record and --resume runs the rest.
     """
     started = time.perf_counter()  # time limits count from here
     if sum(x is not None for x in (beam, mcts, nrpa)) > 1:
@@ -307,6 +325,15 @@ def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
         raise click.UsageError("--iterations and --seed-line are options of --nrpa")
     if from_round is not None and seed_line is None:
         raise click.UsageError("--from-round needs --seed-line")
+    seed_list = None
+    if seeds is not None:
+        from cli.research import parse_seeds
+
+        if click.get_current_context().get_parameter_source("seed").name != "DEFAULT":
+            raise click.UsageError("give --seed S or --seeds A,B,C, not both")
+        seed_list = parse_seeds(seeds)
+    elif workers is not None or cluster is not None or resume:
+        raise click.UsageError("--jobs, --cluster and --resume are options of --seeds")
     position = resolve_position(variant, command="solo", **where)
     if position is not None and (mcts is not None or nrpa is not None):
         raise click.UsageError("a search from a position (--from, --opening) needs the beam, "
@@ -337,10 +364,16 @@ def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
         argv += ["--mcts", str(mcts)]
     elif beam is not None:
         argv += ["--beam", str(beam)]
-    argv += ["--seed", str(seed)]
+    argv += ["--seeds", seeds] if seed_list is not None else ["--seed", str(seed)]
     if time_limit is not None:
         argv += ["--time-limit", f"{time_limit:g}"]
     argv += position_argv(**where)
+    if seed_list is not None:
+        from cli.research import solo_seeds
+
+        solo_seeds(job, seed_list, out=out, resume=resume, command=" ".join(argv),
+                   workers=workers, cluster=cluster, as_json=as_json)
+        return
     try:
         record, path = run_solo(job, out=out, command=" ".join(argv), quiet=as_json,
                                 started=started)

@@ -134,6 +134,33 @@ def show(record: str, at_round: int | None, png: str | None, svg: str | None) ->
 
 # ===== sweeps: openings and analyse ============================================================
 
+def jobs_option(f):
+    """Add --jobs N (the local pool's worker processes; on a cluster, tasks at once)."""
+    return click.option("--jobs", "workers", type=click.IntRange(min=1), default=None,
+                        help="Worker processes (default: all cores); with --cluster, at most "
+                             "this many tasks at once (default: one per cluster CPU).")(f)
+
+
+def cluster_option(f):
+    """Add --cluster ADDRESS (run each job as a task on a Ray cluster)."""
+    return click.option("--cluster", default=None, metavar="ADDRESS",
+                        help="Run each job as a task on the Ray cluster at ADDRESS (HOST:PORT "
+                             "of its head; auto: the cluster `ray start` runs on this machine). "
+                             "Default: $RAY_ADDRESS if set, else the local pool. Needs "
+                             "ora-solve[cluster] on every node.")(f)
+
+
+def make_backend(command: str, workers: int | None, cluster: str | None):
+    """The backend of --jobs / --cluster (solver.research.jobs.make_backend); exit 2 with one
+    message if Ray is missing or the cluster cannot be reached."""
+    from solver.research import jobs as J
+
+    try:
+        return J.make_backend(workers, cluster)
+    except J.BackendError as e:
+        _fail(command, str(e))
+
+
 def sweep_options(f):
     """The budget, seeds, parallelism and output options every sweep shares."""
     f = click.option("--resume", is_flag=True,
@@ -141,8 +168,8 @@ def sweep_options(f):
     f = click.option("--out", type=click.Path(dir_okay=False), default=None,
                      help="JSON record path (default under results/sweeps/); the CSV, PNG and "
                           "SVG are written beside it, the finished jobs in <OUT stem>.jobs/.")(f)
-    f = click.option("--jobs", "workers", type=click.IntRange(min=1), default=None,
-                     help="Worker processes (default: all cores).")(f)
+    f = cluster_option(f)
+    f = jobs_option(f)
     f = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
                      help="Seconds per job (tables then depend on machine load).")(f)
     f = click.option("--beam", "width", type=click.IntRange(min=1), default=100,
@@ -152,48 +179,63 @@ def sweep_options(f):
     return f
 
 
-def _seeds(text: str) -> list[int]:
+def parse_seeds(text: str, param_hint: str = "--seeds") -> list[int]:
     try:
         seeds = [int(s) for s in text.split(",") if s.strip() != ""]
     except ValueError:
         raise click.BadParameter(f"{text!r} is not a comma-separated list of integers",
-                                 param_hint="--seeds") from None
+                                 param_hint=param_hint) from None
     if not seeds or len(set(seeds)) != len(seeds):
-        raise click.BadParameter("give at least one seed, each once", param_hint="--seeds")
+        raise click.BadParameter("give at least one seed, each once", param_hint=param_hint)
     return seeds
 
 
-def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, workers, out,
-               resume, command, rank_by, top, title) -> dict:
+def run_jobs(kind: str, task, jobs, run_dir, backend) -> dict:
+    """Run a sweep's jobs on a backend (closed after); on Ctrl-C say what is saved and exit
+    130, on a cluster failure exit 2 (the finished jobs stay saved either way)."""
+    from solver.research import jobs as J
+
+    try:
+        with backend:
+            return J.run_sweep(task, jobs, run_dir, backend, desc=kind)
+    except KeyboardInterrupt:
+        n = len(run_dir.finished())
+        click.echo(f"\n{kind}: interrupted; {n} of {len(jobs)} jobs are saved in "
+                   f"{run_dir.path}/: run the same command with --resume to finish", err=True)
+        sys.exit(130)
+    except J.BackendError as e:
+        _fail(kind, f"{e}; the {len(run_dir.finished())} finished jobs are saved in "
+                    f"{run_dir.path}/ (--resume finishes the rest)")
+
+
+def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, workers, cluster,
+               out, resume, command, rank_by, top, title) -> dict:
     """Run (or resume) a sweep, print its table, write its record, CSV and chart."""
     import time as _time
 
     from solver.research import jobs as J
     from solver.research import sweep as SW
 
+    if not out.startswith("results/sweeps/"):
+        _check_outputs(kind, SW.output_paths(out))
+    jobs = SW.make_jobs(position, candidates, seeds, width, time_limit)
+    backend = make_backend(kind, workers, cluster)  # before anything is written
     if out.startswith("results/sweeps/"):
         Path("results/sweeps").mkdir(parents=True, exist_ok=True)
-    _check_outputs(kind, SW.output_paths(out))
-    jobs = SW.make_jobs(position, candidates, seeds, width, time_limit)
+        _check_outputs(kind, SW.output_paths(out))
     try:
         run_dir = J.RunDir(SW.run_dir_of(out), SW.manifest(kind, position, candidates, seeds,
                                                             width, time_limit), resume)
     except J.SweepError as e:
+        backend.close()
         _fail(kind, str(e))
-    backend = J.LocalBackend(workers)
     click.echo(f"{kind}: {len(candidates)} candidates x {len(seeds)} seeds = {len(jobs)} jobs, "
                f"beam {width}" + (f", {time_limit:g} s per job" if time_limit else "")
-               + f", {backend.workers} workers; finished jobs in {run_dir.path}/", err=True)
+               + f", {backend.describe()}; finished jobs in {run_dir.path}/", err=True)
     t0 = _time.perf_counter()
     keys = {j.key for j in jobs}
     before = len([k for k in run_dir.finished() if k in keys])
-    try:
-        results = J.run_sweep(SW.search_job, jobs, run_dir, backend, desc=kind)
-    except KeyboardInterrupt:
-        n = len(run_dir.finished())
-        click.echo(f"\n{kind}: interrupted; {n} of {len(jobs)} jobs are saved in "
-                   f"{run_dir.path}/: run the same command with --resume to finish", err=True)
-        sys.exit(130)
+    results = run_jobs(kind, SW.SEARCH, jobs, run_dir, backend)
     seconds = _time.perf_counter() - t0
     rows = SW.table_rows(candidates, results, seeds, rank_by)
     record = SW.make_record(kind=kind, command=command, position=position, seeds=seeds,
@@ -235,12 +277,13 @@ def _command(name: str, args: dict) -> str:
               help="Sweep these openings instead: one per line, kennerspiel moves separated "
                    "by ';'.")
 @sweep_options
-def openings(variant, turns, openings_file, seeds, width, time_limit, workers, out, resume):
+def openings(variant, turns, openings_file, seeds, width, time_limit, workers, cluster, out,
+             resume):
     """Compare openings under one budget and paired seeds: a ranked table, JSON, CSV, chart."""
     from solver.research import positions as P
     from solver.research import sweep as SW
 
-    seed_list = _seeds(seeds)
+    seed_list = parse_seeds(seeds)
     if (turns is None) == (openings_file is None):
         raise click.UsageError("give --turns N or --file F (one of them)")
     base = P.initial(variant)
@@ -270,8 +313,8 @@ def openings(variant, turns, openings_file, seeds, width, time_limit, workers, o
                                     "seeds": seeds, "beam": width, "time_limit": time_limit,
                                     "out": out})
     title = (f"{variant}: {what}, beam {width}, seeds {seeds} (ranked by mean)")
-    _run_sweep("openings", base, candidates, seed_list, width, time_limit, workers, out,
-               resume, command, "mean", None, title)
+    _run_sweep("openings", base, candidates, seed_list, width, time_limit, workers, cluster,
+               out, resume, command, "mean", None, title)
 
 
 @click.command("analyse")
@@ -281,11 +324,11 @@ def openings(variant, turns, openings_file, seeds, width, time_limit, workers, o
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Rows of the table to print (every turn is searched and ranked).")
 @sweep_options
-def analyse(variant, top, seeds, width, time_limit, workers, out, resume, **where):
+def analyse(variant, top, seeds, width, time_limit, workers, cluster, out, resume, **where):
     """Every distinct next turn of a position, searched with one budget and paired seeds."""
     from solver.research import sweep as SW
 
-    seed_list = _seeds(seeds)
+    seed_list = parse_seeds(seeds)
     position = resolve_position(variant, command="analyse", required=True, **where)
     forced = []
     while True:
@@ -311,13 +354,92 @@ def analyse(variant, top, seeds, width, time_limit, workers, out, resume, **wher
     title = (f"{position.variant}: the {len(candidates)} next turns at round {position.round} "
              f"({position.source}), beam {width}, seeds {seeds} (ranked by best)")
     record = _run_sweep("analyse", position, candidates, seed_list, width, time_limit, workers,
-                        out, resume, command, "best", top, title)
+                        cluster, out, resume, command, "best", top, title)
     mark = [r for r in record["rows"] if r["recorded"]]
     if mark:
         click.echo(f"* the turn the position's own line played ranks {mark[0]['rank']} of "
                    f"{len(record['rows'])}")
     elif position.line[len(position.prefix):]:
         click.echo("the position's own line leaves the search policy's forced turns")
+
+
+# ===== solo --seeds =============================================================================
+
+def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, workers, cluster,
+               as_json: bool) -> None:
+    """`solo --seeds`: the job with each seed on the backend; the best line is the record, the
+    spread is printed and kept in it (solver/research/solo_seeds.py)."""
+    import signal
+    import time as _time
+
+    from solver.research import jobs as J
+    from solver.research import solo_seeds as SS
+    from solver.research.names import with_names
+    from solver.search import records
+
+    try:
+        output = SS.output(job, seeds, out, resume)
+    except records.OutputError as e:
+        _fail("ora-solve solo", str(e))
+    backend = make_backend("ora-solve solo", workers, cluster)  # before anything is written
+    try:
+        run_dir = SS.run_dir(output, job, seeds, resume)
+    except J.SweepError as e:
+        backend.close()
+        _fail("ora-solve solo", str(e))
+    jobs = SS.make_jobs(job, seeds)
+    what = job.describe().replace(f", seed {job.seed}", "").replace("for the whole command",
+                                                                    "per seed")
+    click.echo(f"{what}; seeds {','.join(map(str, seeds))} ({len(jobs)} jobs, "
+               f"{backend.describe()}); record to {output.path}, finished seeds in "
+               f"{run_dir.path}/ (Ctrl-C keeps the seeds that finished)", err=True)
+    t0 = _time.perf_counter()
+    interrupted = None
+    with SS.SignalsStop() as stopper:
+        try:
+            with backend:
+                results = J.run_sweep(SS.SEED_TASK, jobs, run_dir, backend, desc="seeds",
+                                      progress=not as_json)
+        except KeyboardInterrupt:
+            interrupted = stopper.name
+            results = {k: v for k, v in run_dir.finished().items()
+                       if k in {j.key for j in jobs}}
+        except J.BackendError as e:
+            _fail("ora-solve solo", f"{e}; the {len(run_dir.finished())} finished seeds are "
+                                    f"saved in {run_dir.path}/ (--resume runs the rest)")
+    if not results:
+        click.echo(f"\nora-solve solo: interrupted by {interrupted} before any seed finished; "
+                   "nothing written", err=True)
+        sys.exit(128 + signal.Signals[interrupted].value)
+    try:
+        record, path = SS.write(job, seeds, results, output, command,
+                                _time.perf_counter() - t0, interrupted)
+    except records.OutputError as e:
+        _fail("ora-solve solo", str(e))
+    sweep = record["seed_sweep"]
+    if as_json:
+        click.echo(json.dumps(record))
+    else:
+        sc = record["score"]
+        click.echo(f"\n{job.variant} solo, {record['algorithm']} {record['parameters']}, seeds "
+                   f"{','.join(map(str, seeds))}: best {sc['total']} points (seed "
+                   f"{record['seed']}: goods {sc['goods']}, economic {sc['economic']}, "
+                   f"dwelling {sc['dwelling']}), {sweep['wall_seconds']} s in all")
+        click.echo(SS.format_spread(sweep))
+        click.echo(f"best line (seed {record['seed']}):")
+        for part in record["rounds"]:
+            click.echo(f"{part['when']}: " + "; ".join(with_names(a) for a in part["actions"]))
+        click.echo(f"record written to {path}")
+    bad = [f"seed {r['seed']}" for r in sweep["runs"] if not r["verified"]]
+    if bad:
+        click.echo(f"ora-solve solo: the lines of {', '.join(bad)} do not replay on the "
+                   "reference engine", err=True)
+        sys.exit(1)
+    if interrupted:
+        click.echo(f"interrupted by {interrupted}: {len(sweep['runs'])} of {len(seeds)} seeds "
+                   f"finished; the best of them was written to {path}; the same command with "
+                   "--resume runs the rest", err=True)
+        sys.exit(128 + signal.Signals[interrupted].value)
 
 
 def replay_sweep(file: str, as_json: bool) -> None:

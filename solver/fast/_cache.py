@@ -12,13 +12,16 @@ passed in as an argument (tables.py). tests/test_cache.py shows the whole: it re
 effect registrations in a copy of the tree with a warm cache, and selfcheck stays clean.
 
 The cache stays out of the source tree (``$XDG_CACHE_HOME/ora-solve/numba/<hash>``, default
-``~/.cache``). Setting ``NUMBA_CACHE_DIR`` overrides all of this.
+``~/.cache``; if that is not writable, as for a cluster node's service account, the same under
+the temporary directory). Setting ``NUMBA_CACHE_DIR`` overrides all of this. Every process,
+and so every worker of a sweep on any node, configures this when it imports solver.fast.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
 from pathlib import Path
 
 import numba
@@ -47,11 +50,17 @@ def configure_cache() -> str | None:
     """Point Numba's cache at the directory for the current kernel sources; return it."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return None
-    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    target = root / "ora-solve" / "numba" / cache_key()
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None  # not writable: keep Numba's default (beside the sources)
-    numba.config.CACHE_DIR = str(target)
-    return str(target)
+    key = cache_key()
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    # a home that is not writable (a cluster node's service account): the temporary directory
+    temp = os.path.join(tempfile.gettempdir(), f"ora-solve-{os.getuid()}")
+    for root in (Path(home), Path(temp)):
+        target = root / "ora-solve" / "numba" / key
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(target, os.W_OK):
+            numba.config.CACHE_DIR = str(target)
+            return str(target)
+    return None  # nowhere writable: keep Numba's default (beside the sources)

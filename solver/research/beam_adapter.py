@@ -102,6 +102,13 @@ def search(variant: str, width: int, seed: int, time_limit: float | None,
     return B.beam_search(variant, width, seed, time_limit, progress, start=start)
 
 
+def warm(variant: str) -> None:
+    """Load (or compile) every kernel the beam uses in this process."""
+    from solver.search.schedule import _warm_up
+
+    _warm_up(variant, 0)
+
+
 def wide_round(W: np.ndarray) -> int:
     """The round a wide state is in."""
     return int(W[L.ROUND])

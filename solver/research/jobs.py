@@ -9,8 +9,11 @@ description); resuming a different sweep in it is refused.
 
 A backend only has to call ``fn(payload)`` for each job and hand back each result as it
 completes: :class:`LocalBackend` uses a process pool (or the calling process for one job at a
-time). A cluster backend (Ray) plugs in with the same two methods. Results never depend on
-the backend or the number of workers: every job is a deterministic function of its payload.
+time), :class:`solver.research.ray_backend.RayBackend` a Ray cluster. :func:`make_backend` is
+the one place a command builds its backend (``--jobs``, ``--cluster`` / ``RAY_ADDRESS``); Ray
+is imported only when a cluster is asked for. Results never depend on the backend or the
+number of workers: every job is a deterministic function of its payload. A :class:`Task` is a
+job function with the warm-up its worker processes run once (loading the kernels).
 """
 
 from __future__ import annotations
@@ -29,12 +32,41 @@ class SweepError(ValueError):
     """A run directory that cannot be used (another sweep's, unwritable, ...)."""
 
 
+class BackendError(ValueError):
+    """A backend that cannot run the jobs (Ray not installed, a cluster out of reach, a node
+    with other sources)."""
+
+
 @dataclass(frozen=True)
 class Job:
     """One unit of a sweep: ``fn(payload)`` must be deterministic and JSON in, JSON out."""
 
     key: str  # unique within the sweep, usable as a file name
     payload: dict
+
+
+_WARM_UPS = [0]  # warm-ups done in this process (Task)
+
+
+def warm_ups() -> int:
+    """How many warm-ups this process has run (a worker's evidence that it warms once)."""
+    return _WARM_UPS[0]
+
+
+@dataclass(frozen=True)
+class Task:
+    """A job function and its warm-up: ``warm(payload)`` loads what ``fn`` needs in the
+    calling process and returns True, or returns False at once when that is done already;
+    each worker process therefore warms once, not per job. Both must be module-level
+    functions (they are pickled by reference to reach the workers)."""
+
+    fn: Callable[[dict], dict]
+    warm: Callable[[dict], bool] | None = None
+
+    def __call__(self, payload: dict) -> dict:
+        if self.warm is not None and self.warm(payload):
+            _WARM_UPS[0] += 1
+        return self.fn(payload)
 
 
 class Backend:
@@ -44,6 +76,31 @@ class Backend:
 
     def run(self, fn: Callable[[dict], dict], jobs: list[Job]) -> Iterator[tuple[Job, dict]]:
         raise NotImplementedError
+
+    def describe(self) -> str:
+        """Where the jobs run, for the user (``2 workers``)."""
+        return f"{self.workers} workers"
+
+    def close(self) -> None:
+        """Release what the backend holds (a cluster connection)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def make_backend(workers: int | None = None, cluster: str | None = None) -> Backend:
+    """The backend every command runs its jobs on: the Ray cluster at ``cluster`` (or at
+    ``$RAY_ADDRESS``; ``auto``: the one ``ray start`` runs on this machine), else the local
+    pool of ``workers`` processes. BackendError if Ray is missing or out of reach."""
+    address = (cluster or os.environ.get("RAY_ADDRESS") or "").strip()
+    if not address:
+        return LocalBackend(workers)
+    from .ray_backend import connect
+
+    return connect(address, workers)
 
 
 def _init_worker(threads: int) -> None:

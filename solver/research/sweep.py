@@ -22,7 +22,7 @@ from solver.search import records
 
 from . import beam_adapter as BA
 from . import stats
-from .jobs import Job
+from .jobs import Job, Task
 from .names import action_text
 
 KIND = "ora-solve sweep"
@@ -158,6 +158,22 @@ def search_job(payload: dict) -> dict:
             "line": [int(a) for a in r.line], "nodes": int(r.nodes),
             "seconds": round(float(r.seconds), 2), "complete": bool(r.complete),
             "verified": ok, "message": message}
+
+
+_WARM: set[str] = set()  # the variants whose kernels this process has loaded
+
+
+def warm_search(payload: dict) -> bool:
+    """Load the beam's kernels for the payload's variant, once per process (True if now)."""
+    variant = payload["variant"]
+    if variant in _WARM:
+        return False
+    BA.warm(variant)
+    _WARM.add(variant)
+    return True
+
+
+SEARCH = Task(search_job, warm_search)  # what a sweep's workers run
 
 
 def make_jobs(position, candidates: list[Candidate], seeds: list[int], width: int,

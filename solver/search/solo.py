@@ -70,6 +70,10 @@ class SoloJob:
     @property
     def name(self) -> str:
         """The record's default file name, e.g. ``ireland-t600-seed0.json``."""
+        return self.file_name(f"seed{self.seed}")
+
+    def file_name(self, seed_tag: str) -> str:
+        """The default file name with ``seed_tag`` for the seed (``seeds0-1-2``: a sweep)."""
         if self.nrpa is not None:
             budget = f"nrpa{self.nrpa}x{self.iterations}" + (
                 f"-from{self.seed_record['score']['total']}" if self.seed_record else "")
@@ -82,7 +86,7 @@ class SoloJob:
         if self.time_limit is not None:
             budget += ("-" if budget else "") + f"t{self.time_limit:g}"
         tag = f"from{len(self.position.prefix)}" if self.position is not None else ""
-        return "-".join(x for x in (self.variant, budget, f"seed{self.seed}", tag) if x) + ".json"
+        return "-".join(x for x in (self.variant, budget, seed_tag, tag) if x) + ".json"
 
     def describe(self) -> str:
         """One line for the user: the search and its limit."""
@@ -219,8 +223,9 @@ def run_search(job: SoloJob, started: float, stop, quiet: bool = False):
 
 
 def write_result(job: SoloJob, result, output: Output, command: str,
-                 interrupted: str | None) -> tuple[dict, Path]:
-    """Verify the line on the reference engine and write its record atomically."""
+                 interrupted: str | None, extra: dict | None = None) -> tuple[dict, Path]:
+    """Verify the line on the reference engine and write its record atomically (``extra``:
+    more fields for the record, e.g. a seed sweep's spread)."""
     record = records.make_record(command=command, variant=job.variant,
                                  algorithm=job.algorithm, params=job.parameters, seed=job.seed,
                                  nodes=result.nodes, seconds=result.seconds,
@@ -234,6 +239,7 @@ def write_result(job: SoloJob, result, output: Output, command: str,
     record["interrupted"] = interrupted is not None
     if interrupted is not None:
         record["signal"] = interrupted
+    record |= extra or {}
     ok, message, _ = records.verify_record(record)
     if not ok:
         raise RuntimeError(f"the search's line does not replay on the reference engine: "

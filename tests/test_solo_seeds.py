@@ -1,0 +1,76 @@
+"""`ora-solve solo --seeds A,B,C` on the local pool (solver/research/solo_seeds.py): the best
+line is the record, the spread is in it and on screen, an interrupt keeps what finished."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from cli.main import main
+from solver.research import jobs as J
+
+ARGS = ["solo", "--variant", "ireland", "--beam", "2", "--seeds", "0,1,2", "--jobs", "1"]
+
+
+def test_seeds_keep_the_best_line_and_report_the_spread(tmp_path):
+    out = tmp_path / "s.json"
+    res = CliRunner().invoke(main, ARGS + ["--out", str(out)])
+    assert res.exit_code == 0, res.output
+    rec = json.loads(out.read_text())
+    sweep = rec["seed_sweep"]
+    scores = sweep["scores"]
+    assert sweep["seeds"] == sweep["finished"] == [0, 1, 2] and len(scores) == 3
+    assert rec["score"]["total"] == max(scores) == sweep["max"]
+    assert rec["seed"] == sweep["best_seed"] == [0, 1, 2][scores.index(max(scores))]
+    assert sweep["min"] == min(scores) and abs(sweep["mean"] - sum(scores) / 3) < 0.01
+    assert "--seeds 0,1,2" in rec["command"] and rec["interrupted"] is False
+    assert f"spread over 3 seeds: mean {sum(scores) / 3:.1f}, min {min(scores)}, max " \
+           f"{max(scores)}" in res.output
+    for s, total in zip((0, 1, 2), scores):  # every seed's score on screen
+        assert any(ln.split()[:2] == [str(s), str(total)] for ln in res.output.splitlines())
+    rep = CliRunner().invoke(main, ["replay", str(out)])
+    assert rep.exit_code == 0 and f"confirmed: {max(scores)} points" in rep.output
+    one = CliRunner().invoke(main, ["solo", "--variant", "ireland", "--beam", "2", "--seed",
+                                    str(rec["seed"]), "--out", str(tmp_path / "one.json")])
+    assert one.exit_code == 0  # the sweep's best seed is the same search as solo --seed S
+    assert json.loads((tmp_path / "one.json").read_text())["line"] == rec["line"]
+
+
+def test_an_interrupted_seed_sweep_keeps_what_finished_and_resumes(tmp_path, monkeypatch):
+    out = tmp_path / "s.json"
+    run = J.LocalBackend.run
+
+    def one_then_ctrl_c(self, fn, jobs):
+        for k, pair in enumerate(run(self, fn, jobs)):
+            if k == 1:
+                raise KeyboardInterrupt
+            yield pair
+
+    monkeypatch.setattr(J.LocalBackend, "run", one_then_ctrl_c)
+    res = CliRunner().invoke(main, ARGS + ["--out", str(out)])
+    assert res.exit_code == 130, res.output
+    rec = json.loads(out.read_text())
+    assert rec["interrupted"] is True and rec["signal"] == "SIGINT"
+    assert rec["seed_sweep"]["finished"] == [0] and rec["seed_sweep"]["missing"] == [1, 2]
+    assert "not finished: seeds 1, 2" in res.output and "--resume" in res.output
+    again = CliRunner().invoke(main, ARGS + ["--out", str(out)])
+    assert again.exit_code == 2 and "pass --resume" in again.output
+    monkeypatch.undo()
+    done = CliRunner().invoke(main, ARGS + ["--out", str(out), "--resume"])
+    assert done.exit_code == 0, done.output
+    rec = json.loads(out.read_text())
+    assert rec["interrupted"] is False and rec["seed_sweep"]["finished"] == [0, 1, 2]
+
+
+def test_seed_options_are_checked():
+    for extra, message in ((["--seed", "3"], "not both"), (["--seeds", "1,1"], "each once"),
+                           (["--seeds", "a"], "comma-separated")):
+        args = ["solo", "--variant", "ireland", "--beam", "2"] + extra
+        if extra[0] == "--seed":
+            args += ["--seeds", "0,1"]
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 2 and message in res.output, res.output
+    res = CliRunner().invoke(main, ["solo", "--variant", "ireland", "--beam", "2", "--jobs",
+                                    "2"])
+    assert res.exit_code == 2 and "options of --seeds" in res.output
