@@ -10,6 +10,7 @@ import time
 import click
 
 from cli.research import position_argv, position_options, register, resolve_position
+from cli.tune import register as register_tune
 
 VARIANTS = ("ireland", "france")
 PROFILES = ("rulebook",)
@@ -435,6 +436,7 @@ def bench(variant: str, games: int, reference_games: int, seed: int, search: boo
 
 
 register(main)
+register_tune(main)
 
 if __name__ == "__main__":
     main()

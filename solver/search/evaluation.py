@@ -61,6 +61,11 @@ ROUNDS = 32.0
 FADE = 1.0  # the potential is weighted by (rounds left / 32) ** FADE
 WEIGHTS = np.concatenate([GOOD_VALUE, [SETTLEMENT_HOPE, SPACE_VALUE, FEATURE_VALUE, FADE,
                                        WONDER_HOPE]])
+#: the name of each weight, in the kernel's order (weights files name their values by these)
+WEIGHT_NAMES = tuple(n.replace(" ", "_") for n in G.NAMES) + (
+    "settlement_hope", "space", "feature", "fade", "wonder_hope")
+N_WEIGHTS = len(WEIGHT_NAMES)
+assert len(WEIGHTS) == N_WEIGHTS
 
 
 def _variant(goods_scale: float, hope: float, space: float) -> np.ndarray:
