@@ -10,6 +10,7 @@ import time
 import click
 
 from cli.research import position_argv, position_options, register, resolve_position
+from cli.tune import load_weights, weights_option
 from cli.tune import register as register_tune
 
 VARIANTS = ("ireland", "france")
@@ -292,10 +293,12 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
               help="Results record path, replaced if it exists (default: a free name in "
                    "results/, e.g. results/<variant>-t600-seed<S>.json).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results record as JSON.")
+@weights_option
 @position_options
 def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
          iterations: int | None, seed_line: str | None, from_round: int | None, seed: int,
-         time_limit: float | None, out: str | None, as_json: bool, **where) -> None:
+         time_limit: float | None, out: str | None, as_json: bool, weights_file: str | None,
+         **where) -> None:
     """Search for a high-scoring solo line and write a replayable results record.
 
     Ctrl-C (SIGINT) or SIGTERM stops the search: the best line so far is finished, verified
@@ -315,6 +318,7 @@ def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
     from solver.search import records
     from solver.search.solo import DEFAULT_TIME_LIMIT, SoloJob, load_seed_line, run_solo
 
+    weights = load_weights(weights_file, variant, "solo")
     seed_record = None
     if seed_line is not None:
         try:
@@ -326,7 +330,8 @@ def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
         time_limit = DEFAULT_TIME_LIMIT
     job = SoloJob(variant=variant, seed=seed, width=beam, simulations=mcts,
                   time_limit=time_limit, position=position, nrpa=nrpa, iterations=iterations,
-                  seed_line=seed_line, seed_record=seed_record, from_round=from_round)
+                  seed_line=seed_line, seed_record=seed_record, from_round=from_round,
+                  weights=weights)
     argv = ["ora-solve", "solo", "--variant", variant]
     if nrpa is not None:
         argv += ["--nrpa", str(nrpa), "--iterations", str(iterations)]
@@ -342,6 +347,8 @@ def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
     if time_limit is not None:
         argv += ["--time-limit", f"{time_limit:g}"]
     argv += position_argv(**where)
+    if weights_file is not None:
+        argv += ["--weights", weights_file]
     try:
         record, path = run_solo(job, out=out, command=" ".join(argv), quiet=as_json,
                                 started=started)

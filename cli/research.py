@@ -149,7 +149,9 @@ def sweep_options(f):
                      show_default=True, help="Beam width of every job.")(f)
     f = click.option("--seeds", default="0,1,2", show_default=True,
                      help="Comma-separated search seeds; every candidate gets the same seeds.")(f)
-    return f
+    from cli.tune import weights_option
+
+    return weights_option(f)
 
 
 def _seeds(text: str) -> list[int]:
@@ -164,7 +166,7 @@ def _seeds(text: str) -> list[int]:
 
 
 def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, workers, out,
-               resume, command, rank_by, top, title) -> dict:
+               resume, command, rank_by, top, title, weights=None) -> dict:
     """Run (or resume) a sweep, print its table, write its record, CSV and chart."""
     import time as _time
 
@@ -174,10 +176,10 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
     if out.startswith("results/sweeps/"):
         Path("results/sweeps").mkdir(parents=True, exist_ok=True)
     _check_outputs(kind, SW.output_paths(out))
-    jobs = SW.make_jobs(position, candidates, seeds, width, time_limit)
+    jobs = SW.make_jobs(position, candidates, seeds, width, time_limit, weights)
     try:
         run_dir = J.RunDir(SW.run_dir_of(out), SW.manifest(kind, position, candidates, seeds,
-                                                            width, time_limit), resume)
+                                                            width, time_limit, weights), resume)
     except J.SweepError as e:
         _fail(kind, str(e))
     backend = J.LocalBackend(workers)
@@ -198,11 +200,12 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
     rows = SW.table_rows(candidates, results, seeds, rank_by)
     record = SW.make_record(kind=kind, command=command, position=position, seeds=seeds,
                             width=width, time_limit=time_limit, rows=rows, seconds=seconds,
-                            jobs=len(jobs))
+                            jobs=len(jobs), weights=weights)
     paths = SW.write_outputs(out, record, rows, title)
     click.echo(SW.format_table(rows, top, spread=kind == "analyse"))
     if kind == "analyse":
-        best = SW.write_best_lines(out, position, rows, top or len(rows), command, width)
+        best = SW.write_best_lines(out, position, rows, top or len(rows), command, width,
+                                   weights)
         for r, p in zip(rows, best):
             click.echo(f"{r['rank']:>3}. best line (seed {r['best_seed']}, {r['best']} points, "
                        f"{p}): {SW.continuation(position, r)}")
@@ -235,12 +238,15 @@ def _command(name: str, args: dict) -> str:
               help="Sweep these openings instead: one per line, kennerspiel moves separated "
                    "by ';'.")
 @sweep_options
-def openings(variant, turns, openings_file, seeds, width, time_limit, workers, out, resume):
+def openings(variant, turns, openings_file, seeds, width, time_limit, workers, out, resume,
+             weights_file):
     """Compare openings under one budget and paired seeds: a ranked table, JSON, CSV, chart."""
+    from cli.tune import load_weights
     from solver.research import positions as P
     from solver.research import sweep as SW
 
     seed_list = _seeds(seeds)
+    weights = load_weights(weights_file, variant, "openings")
     if (turns is None) == (openings_file is None):
         raise click.UsageError("give --turns N or --file F (one of them)")
     base = P.initial(variant)
@@ -268,10 +274,10 @@ def openings(variant, turns, openings_file, seeds, width, time_limit, workers, o
                   f"-beam{width}.json")
     command = _command("openings", {"variant": variant, "turns": turns, "file": openings_file,
                                     "seeds": seeds, "beam": width, "time_limit": time_limit,
-                                    "out": out})
+                                    "weights": weights_file, "out": out})
     title = (f"{variant}: {what}, beam {width}, seeds {seeds} (ranked by mean)")
     _run_sweep("openings", base, candidates, seed_list, width, time_limit, workers, out,
-               resume, command, "mean", None, title)
+               resume, command, "mean", None, title, weights)
 
 
 @click.command("analyse")
@@ -281,12 +287,15 @@ def openings(variant, turns, openings_file, seeds, width, time_limit, workers, o
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Rows of the table to print (every turn is searched and ranked).")
 @sweep_options
-def analyse(variant, top, seeds, width, time_limit, workers, out, resume, **where):
+def analyse(variant, top, seeds, width, time_limit, workers, out, resume, weights_file,
+            **where):
     """Every distinct next turn of a position, searched with one budget and paired seeds."""
+    from cli.tune import load_weights
     from solver.research import sweep as SW
 
     seed_list = _seeds(seeds)
     position = resolve_position(variant, command="analyse", required=True, **where)
+    weights = load_weights(weights_file, position.variant, "analyse")
     forced = []
     while True:
         candidates = SW.next_turns(position)
@@ -307,11 +316,11 @@ def analyse(variant, top, seeds, width, time_limit, workers, out, resume, **wher
                              (where["from_file"], where["at_round"], where["prefix_moves"],
                               where["opening"]))} | {"top": top, "seeds": seeds,
                                                      "beam": width, "time_limit": time_limit,
-                                                     "out": out})
+                                                     "weights": weights_file, "out": out})
     title = (f"{position.variant}: the {len(candidates)} next turns at round {position.round} "
              f"({position.source}), beam {width}, seeds {seeds} (ranked by best)")
     record = _run_sweep("analyse", position, candidates, seed_list, width, time_limit, workers,
-                        out, resume, command, "best", top, title)
+                        out, resume, command, "best", top, title, weights)
     mark = [r for r in record["rows"] if r["recorded"]]
     if mark:
         click.echo(f"* the turn the position's own line played ranks {mark[0]['rank']} of "

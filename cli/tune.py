@@ -23,6 +23,30 @@ def _seed_list(text: str, flag: str, allow_empty: bool = False) -> list[int]:
     return seeds
 
 
+def weights_option(f):
+    """Add --weights FILE (a weights file of `ora-solve tune`) to a command."""
+    return click.option("--weights", "weights_file", type=click.Path(dir_okay=False),
+                        default=None,
+                        help="Evaluation weights file (written by `ora-solve tune`): its "
+                             "weighting leads the search's portfolio (the first group, the "
+                             "probe and the polish of the beam; MCTS's tree; NRPA), the "
+                             "hand-set weightings follow.")(f)
+
+
+def load_weights(path: str | None, variant: str, command: str):
+    """The weights file at ``path`` (None if none); exit 2 with one message if it cannot be
+    used for ``variant``."""
+    if path is None:
+        return None
+    from solver.search.weightsfile import WeightsError, load
+
+    try:
+        return load(path, variant)
+    except WeightsError as e:
+        click.echo(f"ora-solve {command}: --weights: {e}", err=True)
+        sys.exit(2)
+
+
 def _fail(message: str):
     click.echo(f"ora-solve tune: {message}", err=True)
     sys.exit(2)
@@ -135,7 +159,8 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, start_
         elif event == "holdout":
             bars["holdout"].update(1)
 
-    with StopOnSignal() as stop:
+    with StopOnSignal("stopping the tuning when the beams under way end; the best weights "
+                      "so far will be written") as stop:
         tuner = T.Tuner(settings, start, backend, stop=stop, progress=progress)
         try:
             tuning = tuner.run()
@@ -183,9 +208,12 @@ def _summary(t: dict, path) -> None:
         for name, r in rows:
             click.echo(f"  {name:<22}" + "".join(f"{s:>7}" for s in r["scores"])
                        + f"{r['mean']:>9.2f}")
-        verdict = ("beats" if h["beats_hand_set"] else "does not beat")
+        verdict = "beat" if h["tuned"]["mean"] >= h["hand_set_best"]["mean"] else \
+            "do not beat"
         click.echo(f"  the tuned weights {verdict} the best of the {h['hand_set_compared']} "
-                   f"hand-set weightings compared ({h['hand_set_total']} in all)")
+                   f"hand-set weightings compared ({h['hand_set_total']} in all)"
+                   + ("" if h["beats_hand_set"] or verdict != "beat" else
+                      ": not all compared, so they do not count as beating the portfolio"))
     click.echo(f"weights written to {path}")
 
 

@@ -155,7 +155,7 @@ class Tuner:
     def update(self, scored: list[Candidate]) -> None:
         """The next mean and sigma from the elite of a generation."""
         ranked = sorted(scored, key=lambda c: (-c.mean, c.index))
-        k = max(2, int(round(ELITE * len(ranked)))) if len(ranked) > 1 else 1
+        k = max(2, round(ELITE * len(ranked))) if len(ranked) > 1 else 1
         elite = np.array([c.z for c in ranked[:k]])
         self.mu = elite.mean(axis=0)
         var = elite.var(axis=0)
@@ -174,14 +174,19 @@ class Tuner:
                                         "name": name})
                 for name, w in items for seed in seeds]
         got: dict[str, dict[int, int]] = {name: {} for name, _ in items}
-        for job, result in self.backend.run(beam_score, jobs):
-            p = job.payload
-            got[p["name"]][p["seed"]] = result["score"]
-            if self.progress is not None:
-                self.progress(event, name=p["name"], done=len(got[p["name"]]) == len(seeds))
-            if self.stop():
-                self.interrupted = True
-                break
+        results = self.backend.run(beam_score, jobs)
+        try:
+            for job, result in results:
+                p = job.payload
+                got[p["name"]][p["seed"]] = result["score"]
+                if self.progress is not None:
+                    self.progress(event, name=p["name"],
+                                  done=len(got[p["name"]]) == len(seeds))
+                if self.stop():
+                    self.interrupted = True
+                    break
+        finally:
+            results.close()  # a stopped run: the backend drops the jobs still running
         return {name: [s[seed] for seed in seeds] for name, s in got.items()
                 if len(s) == len(seeds)}
 
