@@ -9,14 +9,14 @@ import time
 
 import click
 
+from cli.options import cluster_option, jobs_option, load_weights, weights_option
 from cli.research import (
-    cluster_option,
-    jobs_option,
     position_argv,
     position_options,
     register,
     resolve_position,
 )
+from cli.tune import register as register_tune
 
 VARIANTS = ("ireland", "france")
 PROFILES = ("rulebook",)
@@ -307,11 +307,13 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
 @click.option("--resume", is_flag=True,
               help="With --seeds: finish the sweep whose finished seeds are in the record's "
                    ".jobs directory.")
+@weights_option
 @position_options
 def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
          iterations: int | None, seed_line: str | None, from_round: int | None, seed: int,
          seeds: str | None, time_limit: float | None, out: str | None, as_json: bool,
-         workers: int | None, cluster: str | None, resume: bool, **where) -> None:
+         workers: int | None, cluster: str | None, resume: bool,
+         weights_file: str | None, **where) -> None:
     """Search for a high-scoring solo line and write a replayable results record.
 
     Ctrl-C (SIGINT) or SIGTERM stops the search: the best line so far is finished, verified
@@ -341,6 +343,7 @@ def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
     from solver.search import records
     from solver.search.solo import DEFAULT_TIME_LIMIT, SoloJob, load_seed_line, run_solo
 
+    weights = load_weights(weights_file, variant, "solo")
     seed_record = None
     if seed_line is not None:
         try:
@@ -352,7 +355,8 @@ def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
         time_limit = DEFAULT_TIME_LIMIT
     job = SoloJob(variant=variant, seed=seed, width=beam, simulations=mcts,
                   time_limit=time_limit, position=position, nrpa=nrpa, iterations=iterations,
-                  seed_line=seed_line, seed_record=seed_record, from_round=from_round)
+                  seed_line=seed_line, seed_record=seed_record, from_round=from_round,
+                  weights=weights)
     argv = ["ora-solve", "solo", "--variant", variant]
     if nrpa is not None:
         argv += ["--nrpa", str(nrpa), "--iterations", str(iterations)]
@@ -368,6 +372,8 @@ def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
     if time_limit is not None:
         argv += ["--time-limit", f"{time_limit:g}"]
     argv += position_argv(**where)
+    if weights_file is not None:
+        argv += ["--weights", weights_file]
     if seed_list is not None:
         from cli.research import solo_seeds
 
@@ -468,6 +474,7 @@ def bench(variant: str, games: int, reference_games: int, seed: int, search: boo
 
 
 register(main)
+register_tune(main)
 
 if __name__ == "__main__":
     main()

@@ -9,6 +9,15 @@ from pathlib import Path
 
 import click
 
+from cli.options import (
+    _fail,
+    cluster_option,
+    jobs_option,
+    load_weights,
+    make_backend,
+    weights_option,
+)
+
 VARIANTS = ("ireland", "france")
 
 
@@ -57,11 +66,6 @@ def position_argv(from_file, at_round, prefix_moves, opening) -> list[str]:
     if opening is not None:
         out += ["--opening", json.dumps(opening)]
     return out
-
-
-def _fail(command: str, message: str):
-    click.echo(f"{command}: {message}", err=True)
-    sys.exit(2)
 
 
 def _check_outputs(command: str, paths) -> None:
@@ -134,33 +138,6 @@ def show(record: str, at_round: int | None, png: str | None, svg: str | None) ->
 
 # ===== sweeps: openings and analyse ============================================================
 
-def jobs_option(f):
-    """Add --jobs N (the local pool's worker processes; on a cluster, tasks at once)."""
-    return click.option("--jobs", "workers", type=click.IntRange(min=1), default=None,
-                        help="Worker processes (default: all cores); with --cluster, at most "
-                             "this many tasks at once (default: one per cluster CPU).")(f)
-
-
-def cluster_option(f):
-    """Add --cluster ADDRESS (run each job as a task on a Ray cluster)."""
-    return click.option("--cluster", default=None, metavar="ADDRESS",
-                        help="Run each job as a task on the Ray cluster at ADDRESS (HOST:PORT "
-                             "of its head; auto: the cluster `ray start` runs on this machine). "
-                             "Default: $RAY_ADDRESS if set, else the local pool. Needs "
-                             "ora-solve[cluster] on every node.")(f)
-
-
-def make_backend(command: str, workers: int | None, cluster: str | None):
-    """The backend of --jobs / --cluster (solver.research.jobs.make_backend); exit 2 with one
-    message if Ray is missing or the cluster cannot be reached."""
-    from solver.research import jobs as J
-
-    try:
-        return J.make_backend(workers, cluster)
-    except J.BackendError as e:
-        _fail(command, str(e))
-
-
 def sweep_options(f):
     """The budget, seeds, parallelism and output options every sweep shares."""
     f = click.option("--resume", is_flag=True,
@@ -176,7 +153,7 @@ def sweep_options(f):
                      show_default=True, help="Beam width of every job.")(f)
     f = click.option("--seeds", default="0,1,2", show_default=True,
                      help="Comma-separated search seeds; every candidate gets the same seeds.")(f)
-    return f
+    return weights_option(f)
 
 
 def parse_seeds(text: str, param_hint: str = "--seeds") -> list[int]:
@@ -209,7 +186,7 @@ def run_jobs(kind: str, task, jobs, run_dir, backend) -> dict:
 
 
 def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, workers, cluster,
-               out, resume, command, rank_by, top, title) -> dict:
+               out, resume, command, rank_by, top, title, weights=None) -> dict:
     """Run (or resume) a sweep, print its table, write its record, CSV and chart."""
     import time as _time
 
@@ -218,14 +195,14 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
 
     if not out.startswith("results/sweeps/"):
         _check_outputs(kind, SW.output_paths(out))
-    jobs = SW.make_jobs(position, candidates, seeds, width, time_limit)
+    jobs = SW.make_jobs(position, candidates, seeds, width, time_limit, weights)
     backend = make_backend(kind, workers, cluster)  # before anything is written
     if out.startswith("results/sweeps/"):
         Path("results/sweeps").mkdir(parents=True, exist_ok=True)
         _check_outputs(kind, SW.output_paths(out))
     try:
         run_dir = J.RunDir(SW.run_dir_of(out), SW.manifest(kind, position, candidates, seeds,
-                                                            width, time_limit), resume)
+                                                            width, time_limit, weights), resume)
     except J.SweepError as e:
         backend.close()
         _fail(kind, str(e))
@@ -240,11 +217,12 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
     rows = SW.table_rows(candidates, results, seeds, rank_by)
     record = SW.make_record(kind=kind, command=command, position=position, seeds=seeds,
                             width=width, time_limit=time_limit, rows=rows, seconds=seconds,
-                            jobs=len(jobs))
+                            jobs=len(jobs), weights=weights)
     paths = SW.write_outputs(out, record, rows, title)
     click.echo(SW.format_table(rows, top, spread=kind == "analyse"))
     if kind == "analyse":
-        best = SW.write_best_lines(out, position, rows, top or len(rows), command, width)
+        best = SW.write_best_lines(out, position, rows, top or len(rows), command, width,
+                                   weights)
         for r, p in zip(rows, best):
             click.echo(f"{r['rank']:>3}. best line (seed {r['best_seed']}, {r['best']} points, "
                        f"{p}): {SW.continuation(position, r)}")
@@ -278,12 +256,13 @@ def _command(name: str, args: dict) -> str:
                    "by ';'.")
 @sweep_options
 def openings(variant, turns, openings_file, seeds, width, time_limit, workers, cluster, out,
-             resume):
+             resume, weights_file):
     """Compare openings under one budget and paired seeds: a ranked table, JSON, CSV, chart."""
     from solver.research import positions as P
     from solver.research import sweep as SW
 
     seed_list = parse_seeds(seeds)
+    weights = load_weights(weights_file, variant, "openings")
     if (turns is None) == (openings_file is None):
         raise click.UsageError("give --turns N or --file F (one of them)")
     base = P.initial(variant)
@@ -311,10 +290,10 @@ def openings(variant, turns, openings_file, seeds, width, time_limit, workers, c
                   f"-beam{width}.json")
     command = _command("openings", {"variant": variant, "turns": turns, "file": openings_file,
                                     "seeds": seeds, "beam": width, "time_limit": time_limit,
-                                    "out": out})
+                                    "weights": weights_file, "out": out})
     title = (f"{variant}: {what}, beam {width}, seeds {seeds} (ranked by mean)")
     _run_sweep("openings", base, candidates, seed_list, width, time_limit, workers, cluster,
-               out, resume, command, "mean", None, title)
+               out, resume, command, "mean", None, title, weights)
 
 
 @click.command("analyse")
@@ -324,12 +303,14 @@ def openings(variant, turns, openings_file, seeds, width, time_limit, workers, c
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Rows of the table to print (every turn is searched and ranked).")
 @sweep_options
-def analyse(variant, top, seeds, width, time_limit, workers, cluster, out, resume, **where):
+def analyse(variant, top, seeds, width, time_limit, workers, cluster, out, resume,
+            weights_file, **where):
     """Every distinct next turn of a position, searched with one budget and paired seeds."""
     from solver.research import sweep as SW
 
     seed_list = parse_seeds(seeds)
     position = resolve_position(variant, command="analyse", required=True, **where)
+    weights = load_weights(weights_file, position.variant, "analyse")
     forced = []
     while True:
         candidates = SW.next_turns(position)
@@ -350,11 +331,11 @@ def analyse(variant, top, seeds, width, time_limit, workers, cluster, out, resum
                              (where["from_file"], where["at_round"], where["prefix_moves"],
                               where["opening"]))} | {"top": top, "seeds": seeds,
                                                      "beam": width, "time_limit": time_limit,
-                                                     "out": out})
+                                                     "weights": weights_file, "out": out})
     title = (f"{position.variant}: the {len(candidates)} next turns at round {position.round} "
              f"({position.source}), beam {width}, seeds {seeds} (ranked by best)")
     record = _run_sweep("analyse", position, candidates, seed_list, width, time_limit, workers,
-                        cluster, out, resume, command, "best", top, title)
+                        cluster, out, resume, command, "best", top, title, weights)
     mark = [r for r in record["rows"] if r["recorded"]]
     if mark:
         click.echo(f"* the turn the position's own line played ranks {mark[0]['rank']} of "

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from solver.rules import canonical as C
 from solver.search import records
+from solver.search.weightsfile import from_named, to_named
 
 from . import beam_adapter as BA
 from . import stats
@@ -148,8 +149,10 @@ def search_job(payload: dict) -> dict:
     W = e.initial_wide()
     for a in prefix:
         e.step_wide(W, a)
+    weights = payload.get("weights")
     r = BA.search(variant, payload["width"], payload["seed"], payload.get("time_limit"),
-                  (W, list(prefix)))
+                  (W, list(prefix)), weights=None if weights is None else
+                  from_named(weights, "the job's weights"))
     total, goods, economic, dwelling = (int(v) for v in r.score)
     score = {"total": total, "goods": goods, "economic": economic, "dwelling": dwelling}
     ok, message, _ = records.verify_record({"variant": variant, "line": list(r.line),
@@ -177,20 +180,23 @@ SEARCH = Task(search_job, warm_search)  # what a sweep's workers run
 
 
 def make_jobs(position, candidates: list[Candidate], seeds: list[int], width: int,
-              time_limit: float | None) -> list[Job]:
-    """One job per (candidate, seed)."""
+              time_limit: float | None, weights=None) -> list[Job]:
+    """One job per (candidate, seed); ``weights`` (weightsfile.Weights) leads every job's
+    portfolio."""
+    extra = {} if weights is None else {"weights": to_named(weights.values)}
     return [Job(f"c{c.index:04d}-s{s}", {"variant": position.variant,
                                           "prefix": position.prefix + c.actions,
                                           "candidate": c.index, "seed": s, "width": width,
-                                          "time_limit": time_limit})
+                                          "time_limit": time_limit} | extra)
             for c in candidates for s in seeds]
 
 
-def manifest(kind: str, position, candidates, seeds, width, time_limit) -> dict:
+def manifest(kind: str, position, candidates, seeds, width, time_limit, weights=None) -> dict:
     """What identifies a sweep (a run directory refuses to resume another)."""
     return {"kind": kind, "variant": position.variant, "position": position.source,
             "prefix": position.prefix, "candidates": [c.actions for c in candidates],
-            "seeds": seeds, "width": width, "time_limit": time_limit}
+            "seeds": seeds, "width": width, "time_limit": time_limit} | (
+        {} if weights is None else {"weights": to_named(weights.values)})
 
 
 # ===== the table ================================================================================
@@ -244,7 +250,7 @@ def format_table(rows: list[dict], top: int | None = None, spread: bool = False)
 
 
 def write_best_lines(out: str, position, rows: list[dict], top: int, command: str,
-                     width: int) -> list[str]:
+                     width: int, weights=None) -> list[str]:
     """Each of the first ``top`` rows' best line as a results record (``ora-solve show`` and
     ``replay`` read them) in ``<OUT stem>.best/``; their paths."""
     d = Path(out).with_name(Path(out).stem + ".best")
@@ -261,6 +267,8 @@ def write_best_lines(out: str, position, rows: list[dict], top: int, command: st
                                          sc["dwelling"]), line=run["line"])
         rec["position"] = {"source": position.source, "prefix_actions": len(position.prefix),
                            "round": position.round, "candidate": r["label"]}
+        if weights is not None:
+            rec["weights"] = weights.describe() | {"role": "leads the portfolio"}
         path = d / f"rank{r['rank']:02d}.json"
         _atomic(str(path), json.dumps(rec, indent=1) + "\n")
         paths.append(str(path))
@@ -297,7 +305,7 @@ def to_csv(rows: list[dict]) -> str:
 
 
 def make_record(*, kind: str, command: str, position, seeds, width, time_limit,
-                rows: list[dict], seconds: float, jobs: int) -> dict:
+                rows: list[dict], seconds: float, jobs: int, weights=None) -> dict:
     """The sweep's JSON record."""
     return {"kind": KIND, "format": FORMAT, "sweep": kind, "command": command,
             "commit": records.git_commit(Path(__file__).resolve().parent),
@@ -305,7 +313,8 @@ def make_record(*, kind: str, command: str, position, seeds, width, time_limit,
             "profile": "rulebook", "position": {"source": position.source,
                                                  "prefix": position.prefix,
                                                  "round": position.round},
-            "budget": {"algorithm": "beam", "width": width, "time_limit": time_limit},
+            "budget": {"algorithm": "beam", "width": width, "time_limit": time_limit} | (
+                {} if weights is None else {"weights": weights.describe()}),
             "seeds": seeds, "jobs": jobs, "wall_seconds": round(seconds, 1),
             "rows": [{k: v for k, v in r.items() if k != "best_line"} for r in rows]}
 

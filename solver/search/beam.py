@@ -53,8 +53,9 @@ from solver.fast.kernels.legal import legal_unsorted
 from solver.fast.kernels.step import advance, raw_step, surely_a_choice, surely_forced
 
 from .common import SearchResult, state_hash
-from .evaluation import PORTFOLIO, board_terms, evaluate, evaluate_board
+from .evaluation import PORTFOLIO, board_terms, evaluate, evaluate_board  # noqa: F401
 from .policy import BUILD_CELLS, SETTLE_CELLS, policy_filter  # noqa: F401 (re-exported)
+from .weightsfile import default_portfolio
 
 MAXD = 40
 KEEP_PER_PARENT = 64
@@ -356,7 +357,8 @@ POLISH_SHARE = 0.5  # ... with a beam this share of the whole width
 def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                 time_limit: float | None = None, progress=None, keep: int = KEEP_PER_PARENT,
                 weights: np.ndarray | None = None, stop=None,
-                start: tuple[np.ndarray, list[int]] | None = None) -> SearchResult:
+                start: tuple[np.ndarray, list[int]] | None = None,
+                portfolio: list[np.ndarray] | None = None) -> SearchResult:
     """Beam search of total width ``width``; returns the best complete line found.
 
     With the default evaluation the search has two stages:
@@ -376,6 +378,9 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
        best from 479 to 512 (rounds 28, then 25).
 
     ``weights`` gives one weighting to a single plain beam of the whole width instead.
+    ``portfolio`` gives the groups' weightings in order (group i: entry i mod len, the polish:
+    entry 0) instead of the default, ``weightsfile.default_portfolio(variant)`` rotated by
+    the seed.
     ``stop`` (a callable) ends the search at the next layer once it returns true: the stage
     under way finishes its best state greedily and the stages after it are skipped.
     ``start`` (a packed or wide state and the line that reached it from the initial state)
@@ -389,7 +394,8 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     if weights is not None:
         return _beam(variant, width, seed, time_limit, progress, keep, weights, stop=stop,
                      start=start)
-    groups = min(len(PORTFOLIO), max(1, width // GROUP_WIDTH))
+    pf, shift = (portfolio, 0) if portfolio is not None else (default_portfolio(variant), seed)
+    groups = min(len(pf), max(1, width // GROUP_WIDTH))
     polish_width = max(1, int(width * POLISH_SHARE)) if groups > 1 else 0
     stages = groups + (POLISH_LINES * len(POLISH_ROUNDS) if polish_width else 0)
     t0 = time.perf_counter()
@@ -412,13 +418,13 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
             break
         share = width // groups + (1 if i < width % groups else 0)
         r = _beam(variant, share, seed, limit(i), progress, keep,
-                  PORTFOLIO[(i + seed) % len(PORTFOLIO)], start=start,
+                  pf[(i + shift) % len(pf)], start=start,
                   label=f"group {i + 1}/{groups}", stop=stop)
         nodes += r.nodes
         layers += r.layers
         complete = complete and r.complete
         found.append(r)
-        trace.append({"stage": "group", "weighting": (i + seed) % len(PORTFOLIO),
+        trace.append({"stage": "group", "weighting": (i + shift) % len(pf),
                       "width": share, "from_round": 1 if start is None else int(start[0][L.ROUND]),
                       "score": r.score[0],
                       "seconds": round(r.seconds, 1)})
@@ -446,7 +452,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                     done += 1
                     continue
                 tried.add(key)
-                r = _beam(variant, polish_width, seed, limit(done), progress, keep, PORTFOLIO[0],
+                r = _beam(variant, polish_width, seed, limit(done), progress, keep, pf[0],
                           start=restart, label=f"polish {done + 1 - groups}/{stages - groups}",
                           stop=stop)
                 done += 1

@@ -18,8 +18,12 @@ game end) **plus** a potential term that looks past the current score:
   ``WONDER_HOPE`` x (kinds held / 13) ** 2. The Chamber turns one tile of each of 13 kinds
   into a 30-point wonder; no per-tile value sees that (``chamber_progress``).
 
-The weights were set by hand from the card table and adjusted with short beam runs; they are
-plain numpy arrays passed into the kernel, so tuning never touches code.
+The hand-set weights (``PORTFOLIO``) were set from the card table and adjusted with short
+beam runs; they are plain numpy arrays passed into the kernel, so tuning never touches code.
+``ora-solve tune`` (tune.py) searches them by the cross-entropy method and writes a weights
+file (weightsfile.py: the values named by ``WEIGHT_NAMES``); tuned defaults committed in
+``tuned/<variant>.json`` lead the search's portfolio (``weightsfile.default_portfolio``) only
+if they scored at least as well on held-out seeds as the best hand-set weighting.
 """
 
 from __future__ import annotations
@@ -61,6 +65,11 @@ ROUNDS = 32.0
 FADE = 1.0  # the potential is weighted by (rounds left / 32) ** FADE
 WEIGHTS = np.concatenate([GOOD_VALUE, [SETTLEMENT_HOPE, SPACE_VALUE, FEATURE_VALUE, FADE,
                                        WONDER_HOPE]])
+#: the name of each weight, in the kernel's order (weights files name their values by these)
+WEIGHT_NAMES = tuple(n.replace(" ", "_") for n in G.NAMES) + (
+    "settlement_hope", "space", "feature", "fade", "wonder_hope")
+N_WEIGHTS = len(WEIGHT_NAMES)
+assert len(WEIGHTS) == N_WEIGHTS
 
 
 def _variant(goods_scale: float, hope: float, space: float) -> np.ndarray:

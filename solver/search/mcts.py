@@ -48,7 +48,7 @@ from solver.fast.engine import FastEngine
 from . import turns as U
 from .beam import MAXD, expand, replay
 from .common import SearchResult, state_hash
-from .evaluation import PORTFOLIO
+from .weightsfile import default_portfolio
 
 DEFAULT_SIMULATIONS = 16  # simulations per decision of `ora-solve solo --mcts`
 TREE_CHILDREN = 8  # children per tree node, the best by the evaluation
@@ -74,10 +74,12 @@ class TurnGame:
 class FastTurnGame(TurnGame):
     """The fast solo engine's turns (wide states) as a TurnGame."""
 
-    def __init__(self, variant: str, tree_children: int = TREE_CHILDREN):
+    def __init__(self, variant: str, tree_children: int = TREE_CHILDREN,
+                 portfolio: list[np.ndarray] | None = None):
         self.e = FastEngine(variant)
         self.k = tree_children
-        self.weights = np.array(PORTFOLIO, dtype=np.float64)
+        self.weights = np.array(default_portfolio(variant) if portfolio is None else portfolio,
+                                dtype=np.float64)
         self.scratch = np.zeros(self.e.buf.shape[0], dtype=np.int64)
 
     def initial(self):
@@ -111,7 +113,7 @@ class FastTurnGame(TurnGame):
         B = len(states)
         starts = np.stack(states).astype(np.int64)
         sw = np.array(seeds, dtype=np.uint64)
-        wsel = (sw % np.uint64(len(PORTFOLIO))).astype(np.int64)
+        wsel = (sw % np.uint64(len(self.weights))).astype(np.int64)
         lines = np.zeros((B, U.MAX_LINE), dtype=np.int64)
         lens = np.zeros(B, dtype=np.int64)
         scores = np.zeros(B, dtype=np.int64)
@@ -259,15 +261,18 @@ class MCTS:
 
 def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, seed: int = 0,
                 time_limit: float | None = None, progress=None,
-                start: tuple[np.ndarray, list[int]] | None = None, stop=None) -> SearchResult:
+                start: tuple[np.ndarray, list[int]] | None = None, stop=None,
+                portfolio: list[np.ndarray] | None = None) -> SearchResult:
     """Play a whole solo game with ``budget`` simulations per turn; the best line found.
 
     ``start`` (a state at the start of a turn and the line that reached it, as
     beam._state_at_round gives) searches only the rest of the game after that line. Once
-    ``stop()`` returns true (or the time is up) the rest of the best line seen is played."""
+    ``stop()`` returns true (or the time is up) the rest of the best line seen is played.
+    ``portfolio``: the playouts' weightings (the tree's children: entry 0; default
+    ``weightsfile.default_portfolio(variant)``)."""
     if budget < 1:
         raise ValueError("MCTS budget must be at least 1 simulation per decision")
-    game = FastTurnGame(variant)
+    game = FastTurnGame(variant, portfolio=portfolio)
     m = MCTS(game, seed)
     t0 = time.perf_counter()
     W = game.initial() if start is None else start[0].copy()

@@ -48,7 +48,7 @@ from solver.fast.engine import FastEngine
 from . import turns as U
 from .beam import MAXD, expand_all, replay
 from .common import SearchResult, state_hash
-from .evaluation import PORTFOLIO
+from .weightsfile import default_portfolio
 
 POLICY_BITS = 20
 CHILDREN = 512
@@ -205,7 +205,8 @@ class FastMoveGame(MoveGame):
         self.start = (self.e.initial_wide(), []) if start is None else start
         self.k = children
         self.tau = tau
-        self.w = np.asarray(PORTFOLIO[0] if weights is None else weights, dtype=np.float64)
+        self.w = np.asarray(default_portfolio(variant)[0] if weights is None else weights,
+                            dtype=np.float64)
         self.scratch = np.zeros(self.e.buf.shape[0], dtype=np.int64)
 
     def root(self):
@@ -289,11 +290,14 @@ class FastMoveGame(MoveGame):
 def nrpa_search(variant: str = "ireland", level: int = 2, iterations: int = ITERATIONS,
                 seed: int = 0, time_limit: float | None = None,
                 seed_line: list[int] | None = None, from_round: int | None = None,
-                progress=None, parallel: int = PARALLEL, stop=None) -> SearchResult:
+                progress=None, parallel: int = PARALLEL, stop=None,
+                weights: np.ndarray | None = None) -> SearchResult:
     """NRPA of ``level`` over whole turns of a solo game; the best complete line found.
 
     ``seed_line`` (a complete line) seeds the best sequence of every level; with
     ``from_round`` the search keeps the line's turns before that round and searches the rest.
+    ``weights``: the evaluation's weighting (default: the first of
+    ``weightsfile.default_portfolio(variant)``).
     """
     t0 = time.perf_counter()
     start = None
@@ -302,7 +306,7 @@ def nrpa_search(variant: str = "ireland", level: int = 2, iterations: int = ITER
             raise ValueError("from_round needs a seed line to start from")
         from .beam import _state_at_round
         start = _state_at_round(FastEngine(variant), list(seed_line), from_round)
-    game = FastMoveGame(variant, start=start)
+    game = FastMoveGame(variant, start=start, weights=weights)
     prefix = game.start[1]
     n = NRPA(game, seed, iterations, parallel,
              None if seed_line is None else list(seed_line)[len(prefix):],

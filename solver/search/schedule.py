@@ -49,6 +49,7 @@ from solver.fast.engine import FastEngine
 from .beam import KEEP_PER_PARENT, POLISH_LINES, POLISH_ROUNDS, _beam, _state_at_round, _wide_start
 from .common import SearchResult
 from .evaluation import PORTFOLIO
+from .weightsfile import default_portfolio
 
 PROBE_WIDTH = 8
 GROUPS = 6
@@ -121,14 +122,18 @@ class _Clock:
 
 def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int = 0,
                       progress=None, stop=None,
-                      start: tuple[np.ndarray, list[int]] | None = None) -> SearchResult:
+                      start: tuple[np.ndarray, list[int]] | None = None,
+                      portfolio: list[np.ndarray] | None = None) -> SearchResult:
     """Beam search whose stages fit in ``seconds``; returns the best complete line found.
 
     ``progress(beam, layers, label)`` is called after every layer; ``stop()`` returning true
     ends the search at the next layer (the best line so far, finished greedily). ``start``
     (a state and the line that reached it, as for ``beam_search``) searches on from that
     position: the probe and the groups start there, no polish restart starts before it.
+    ``portfolio``: the weightings (group i: entry i, the probe and the polish: entry 0;
+    default ``weightsfile.default_portfolio(variant)``).
     """
+    pf = default_portfolio(variant) if portfolio is None else portfolio
     if seconds <= 0:
         raise ValueError("the time budget must be positive")
     if start is not None:
@@ -154,7 +159,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int
                       "seconds": round(r.seconds, 1)})
 
     _warm_up(variant, seed)
-    r = clock.run(variant, PROBE_WIDTH, seed, PORTFOLIO[0], "probe", stop, start=start)
+    r = clock.run(variant, PROBE_WIDTH, seed, pf[0], "probe", stop, start=start)
     record("probe", r, PROBE_WIDTH, 0, first_round)
     found.append(r)
 
@@ -167,8 +172,8 @@ def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int
             break
         width = max(1, int(SAFETY * max(0.0, group_end - time.perf_counter())
                            / clock.cost([first_round] * (groups - i))))
-        wi = i % len(PORTFOLIO)
-        r = clock.run(variant, width, seed, PORTFOLIO[wi], f"group {i + 1}/{groups}", stop,
+        wi = i % len(pf)
+        r = clock.run(variant, width, seed, pf[wi], f"group {i + 1}/{groups}", stop,
                       start=start)
         record("group", r, width, wi, first_round)
         found.append(r)
@@ -209,7 +214,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int
         if width < FILL_GAIN * tried.get(key, 0) or (i > len(plan) and width < PROBE_WIDTH):
             continue  # the same restart at about the same width would find the same line
         tried[key] = max(width, tried.get(key, 0))
-        r = clock.run(variant, width, seed, PORTFOLIO[0], label, stop, start=restart,
+        r = clock.run(variant, width, seed, pf[0], label, stop, start=restart,
                       polish=True)
         record("polish", r, width, 0, max(rnd, first_round))
         if r.score[0] > scores[c]:

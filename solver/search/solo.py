@@ -33,6 +33,7 @@ from .evaluation import PORTFOLIO
 from .mcts import mcts_search
 from .nrpa import ITERATIONS, nrpa_search
 from .schedule import timed_beam_search
+from .weightsfile import default_portfolio, portfolio_with, to_named, tuned_default
 
 RESULTS = Path("results")
 DEFAULT_TIME_LIMIT = 600.0  # seconds, the whole default command on 2 cores
@@ -61,6 +62,23 @@ class SoloJob:
     seed_line: str | None = None  # the path of seed_record (load_seed_line)
     seed_record: dict | None = field(default=None, compare=False)
     from_round: int | None = None
+    weights: object = field(default=None, compare=False)  # weightsfile.Weights (--weights)
+
+    @property
+    def portfolio(self) -> list | None:
+        """The search's weightings with ``weights`` leading (None: the default portfolio)."""
+        return None if self.weights is None else portfolio_with(self.weights.values)
+
+    def weights_used(self) -> dict:
+        """What the record says about the evaluation's weights: the file and its values, or
+        the package's tuned defaults, or the hand-set portfolio."""
+        if self.weights is not None:
+            return self.weights.describe() | {"role": "leads the portfolio"}
+        tuned = tuned_default(self.variant)
+        if tuned is not None:
+            return tuned.describe() | {"role": "package default, leads the portfolio"}
+        return {"file": None, "role": "hand-set portfolio (evaluation.PORTFOLIO)",
+                "values": to_named(PORTFOLIO[0])}
 
     @property
     def algorithm(self) -> str:
@@ -86,7 +104,8 @@ class SoloJob:
         if self.time_limit is not None:
             budget += ("-" if budget else "") + f"t{self.time_limit:g}"
         tag = f"from{len(self.position.prefix)}" if self.position is not None else ""
-        return "-".join(x for x in (self.variant, budget, seed_tag, tag) if x) + ".json"
+        wtag = f"w{Path(self.weights.path).stem}" if self.weights is not None else ""
+        return "-".join(x for x in (self.variant, budget, seed_tag, tag, wtag) if x) + ".json"
 
     def describe(self) -> str:
         """One line for the user: the search and its limit."""
@@ -99,7 +118,8 @@ class SoloJob:
                  f", {self.time_limit:g} s for the whole command")
         where = ("" if self.position is None else
                  f", from round {self.position.round} ({len(self.position.prefix)} actions in)")
-        return f"{self.variant} solo, seed {self.seed}: {what}{limit}{where}"
+        weights = "" if self.weights is None else f", weights {self.weights.path}"
+        return f"{self.variant} solo, seed {self.seed}: {what}{limit}{where}{weights}"
 
     @property
     def parameters(self) -> dict:
@@ -162,7 +182,9 @@ class StopOnSignal:
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
-    def __init__(self):
+    def __init__(self, stopping: str = "stopping the search at the end of this layer; the "
+                 "best line so far will be finished, verified and written"):
+        self.stopping = stopping  # what the first signal does, for the user
         self.signum: int | None = None
         self._old: dict = {}
 
@@ -179,9 +201,7 @@ class StopOnSignal:
                              "written\n")
             raise SystemExit(128 + signum)
         self.signum = signum
-        sys.stderr.write(f"\n{self.name}: stopping the search at the end of this layer; the "
-                         "best line so far will be finished, verified and written "
-                         "(send it again to abort)\n")
+        sys.stderr.write(f"\n{self.name}: {self.stopping} (send it again to abort)\n")
 
     def __enter__(self):
         try:
@@ -209,15 +229,16 @@ def run_search(job: SoloJob, started: float, stop, quiet: bool = False):
         if job.nrpa is not None:
             line = None if job.seed_record is None else job.seed_record["line"]
             return nrpa_search(job.variant, job.nrpa, job.iterations, job.seed, seconds, line,
-                               job.from_round, bar.iteration, stop=stop)
+                               job.from_round, bar.iteration, stop=stop,
+                               weights=None if job.weights is None else job.weights.values)
         if job.simulations is not None:
             return mcts_search(job.variant, job.simulations, job.seed, seconds, bar.update,
-                               stop=stop)
+                               stop=stop, portfolio=job.portfolio)
         if job.width is not None:
             return beam_search(job.variant, job.width, job.seed, seconds, bar.update,
-                               stop=stop, start=start)
+                               stop=stop, start=start, portfolio=job.portfolio)
         return timed_beam_search(job.variant, seconds, job.seed, bar.update, stop=stop,
-                                 start=start)
+                                 start=start, portfolio=job.portfolio)
     finally:
         bar.close()
 
@@ -232,6 +253,7 @@ def write_result(job: SoloJob, result, output: Output, command: str,
                                  score=result.score, line=result.line,
                                  stages=getattr(result, "trace", None))
     record["complete"] = bool(result.complete)
+    record["weights"] = job.weights_used()
     if job.position is not None:
         p = job.position
         record["position"] = {"source": p.source, "prefix_actions": len(p.prefix),
@@ -288,7 +310,8 @@ class _ProgressBar:
 
     def _stage_spans(self) -> list[int]:
         """Rounds searched by each stage of beam_search at this width (beam.py)."""
-        groups = self.groups = min(len(PORTFOLIO), max(1, self.job.width // GROUP_WIDTH))
+        pf = self.job.portfolio or default_portfolio(self.job.variant)
+        groups = self.groups = min(len(pf), max(1, self.job.width // GROUP_WIDTH))
         spans = [ROUNDS] * groups
         if groups > 1:
             spans += [ROUNDS + 1 - r for r in POLISH_ROUNDS] * POLISH_LINES

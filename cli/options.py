@@ -1,0 +1,67 @@
+"""Options that several commands share: parallelism (--jobs, --cluster) and --weights.
+
+Each option is a decorator, and each loader turns its value into the object the search takes
+or exits 2 with one message naming the option (nothing has been written by then).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+
+def _fail(command: str, message: str):
+    click.echo(f"{command}: {message}", err=True)
+    sys.exit(2)
+
+
+def jobs_option(f):
+    """Add --jobs N (the local pool's worker processes; on a cluster, tasks at once)."""
+    return click.option("--jobs", "workers", type=click.IntRange(min=1), default=None,
+                        help="Worker processes (default: all cores); with --cluster, at most "
+                             "this many tasks at once (default: one per cluster CPU).")(f)
+
+
+def cluster_option(f):
+    """Add --cluster ADDRESS (run each job as a task on a Ray cluster)."""
+    return click.option("--cluster", default=None, metavar="ADDRESS",
+                        help="Run each job as a task on the Ray cluster at ADDRESS (HOST:PORT "
+                             "of its head; auto: the cluster `ray start` runs on this machine). "
+                             "Default: $RAY_ADDRESS if set, else the local pool. Needs "
+                             "ora-solve[cluster] on every node.")(f)
+
+
+def make_backend(command: str, workers: int | None, cluster: str | None):
+    """The backend of --jobs / --cluster (solver.research.jobs.make_backend); exit 2 with one
+    message if Ray is missing or the cluster cannot be reached."""
+    from solver.research import jobs as J
+
+    try:
+        return J.make_backend(workers, cluster)
+    except J.BackendError as e:
+        _fail(command, str(e))
+
+
+def weights_option(f):
+    """Add --weights FILE (a weights file of `ora-solve tune`) to a command."""
+    return click.option("--weights", "weights_file", type=click.Path(dir_okay=False),
+                        default=None,
+                        help="Evaluation weights file (written by `ora-solve tune`): its "
+                             "weighting leads the search's portfolio (the first group, the "
+                             "probe and the polish of the beam; MCTS's tree; NRPA), the "
+                             "hand-set weightings follow.")(f)
+
+
+def load_weights(path: str | None, variant: str, command: str):
+    """The weights file at ``path`` (None if none); exit 2 with one message if it cannot be
+    used for ``variant``."""
+    if path is None:
+        return None
+    from solver.search.weightsfile import WeightsError, load
+
+    try:
+        return load(path, variant)
+    except WeightsError as e:
+        click.echo(f"ora-solve {command}: --weights: {e}", err=True)
+        sys.exit(2)

@@ -1,0 +1,200 @@
+"""`ora-solve tune`: parse, check the output, run solver/search/tune.py, write the weights file."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from cli.options import cluster_option, jobs_option, make_backend
+
+VARIANTS = ("ireland", "france")
+
+
+def _seed_list(text: str, flag: str, allow_empty: bool = False) -> list[int]:
+    try:
+        seeds = [int(s) for s in text.split(",") if s.strip() != ""]
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a comma-separated list of integers",
+                                 param_hint=flag) from None
+    if (not seeds and not allow_empty) or len(set(seeds)) != len(seeds):
+        raise click.BadParameter("give at least one seed, each once" if not seeds else
+                                 "each seed once", param_hint=flag)
+    return seeds
+
+
+def _fail(message: str):
+    click.echo(f"ora-solve tune: {message}", err=True)
+    sys.exit(2)
+
+
+@click.command("tune")
+@click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
+@click.option("--generations", type=click.IntRange(min=1), default=8, show_default=True,
+              help="Generations of the cross-entropy method.")
+@click.option("--population", type=click.IntRange(min=2), default=10, show_default=True,
+              help="Candidates per generation (the mean and antithetic samples).")
+@click.option("--seeds", default="11,12,13", show_default=True,
+              help="Training seeds: every candidate is scored on all of them (paired).")
+@click.option("--holdout", default="21,22,23,24,25,26", show_default=True,
+              help="Held-out seeds, never used for selection: the tuned weights against the "
+                   "hand-set portfolio at the same budget ('' for none).")
+@click.option("--beam", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Width of each candidate's single-weighting beam.")
+@jobs_option
+@cluster_option
+@click.option("--start", "start_file", type=click.Path(dir_okay=False), default=None,
+              help="Start from this weights file (default: the first hand-set weighting).")
+@click.option("--compare", type=click.IntRange(min=1), default=None,
+              help="Compare with only the first N hand-set weightings on the held-out seeds "
+                   "(default: all; the weights count as beating the hand-set portfolio only "
+                   "against all).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Weights file to write, replaced if it exists (default: a free name "
+                   "results/weights/<variant>-beam<W>-seed<S>.json).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the tuner's sampling.")
+def tune(variant, generations, population, seeds, holdout, beam, workers, cluster, start_file,
+         compare, out, seed):
+    """Tune the evaluation's weights by the cross-entropy method on short paired beams.
+
+    Writes a weights file (for --weights FILE of solo, openings and analyse) with its tuning
+    record. Ctrl-C or SIGTERM stops the tuning: the best weights so far are written with
+    "interrupted": true, and the command exits 130 or 143.
+    """
+    import numpy as np
+
+    from solver.search import records
+    from solver.search import tune as T
+    from solver.search import weightsfile as WF
+    from solver.search.evaluation import PORTFOLIO
+    from solver.search.solo import StopOnSignal
+
+    settings = T.Settings(variant=variant, generations=generations, population=population,
+                          seeds=_seed_list(seeds, "--seeds"),
+                          holdout=_seed_list(holdout, "--holdout", allow_empty=True),
+                          beam=beam, seed=seed, compare=compare)
+    try:
+        settings.check()
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    start = np.asarray(PORTFOLIO[0], dtype=np.float64)
+    if start_file is not None:
+        try:
+            start = WF.load(start_file, variant).values
+        except WF.WeightsError as e:
+            _fail(str(e))
+    # the output, checked before any work
+    try:
+        if out is not None:
+            path, explicit = Path(out), True
+            records.check_writable(path)
+        else:
+            folder = Path("results/weights")
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise records.OutputError(f"cannot create {folder}/: {e.strerror}") from None
+            path, explicit = records.free_path(folder / f"{variant}-beam{beam}-seed{seed}.json"), \
+                False
+            records.check_writable(path)
+    except records.OutputError as e:
+        _fail(str(e).replace("the record", "the weights file"))
+    argv = ["ora-solve", "tune", "--variant", variant, "--generations", str(generations),
+            "--population", str(population), "--seeds", seeds, "--holdout", holdout,
+            "--beam", str(beam), "--seed", str(seed)]
+    if start_file is not None:
+        argv += ["--start", start_file]
+    if compare is not None:
+        argv += ["--compare", str(compare)]
+    if out is not None:
+        argv += ["--out", out]
+    backend = make_backend("ora-solve tune", workers, cluster)  # the one place the backend is made
+    n_train = generations * population
+    n_hold = (1 + min(compare or len(PORTFOLIO), len(PORTFOLIO))) * len(settings.holdout)
+    click.echo(f"tune {variant}: {generations} generations x {population} candidates x "
+               f"{len(settings.seeds)} training seeds, beam {beam}; then "
+               f"{n_hold} held-out beams; {backend.describe()}; weights to {path} "
+               "(Ctrl-C stops and keeps the best so far)", err=True)
+    from tqdm import tqdm
+
+    bars = {"candidate": tqdm(total=n_train, desc=f"tune {variant}", unit=" candidate",
+                              file=sys.stderr, dynamic_ncols=True)}
+
+    def progress(event, name=None, done=False, total=None):
+        if event == "phase":
+            bars["candidate"].close()
+            bars["holdout"] = tqdm(total=total, desc=f"held-out {variant}", unit=" beam",
+                                   file=sys.stderr, dynamic_ncols=True)
+        elif event == "candidate":
+            if done:
+                bars["candidate"].update(1)
+                if tuner.best is not None:
+                    bars["candidate"].set_postfix_str(f"best {tuner.best.mean:.1f}")
+        elif event == "holdout":
+            bars["holdout"].update(1)
+
+    with StopOnSignal("stopping the tuning when the beams under way end; the best weights "
+                      "so far will be written") as stop:
+        tuner = T.Tuner(settings, start, backend, stop=stop, progress=progress)
+        try:
+            with backend:
+                tuning = tuner.run()
+        finally:
+            for b in bars.values():
+                b.close()
+        signal_name = stop.name
+    if tuner.best is None:
+        click.echo("ora-solve tune: stopped before any candidate was scored: nothing written",
+                   err=True)
+        sys.exit(130 if signal_name in (None, "SIGINT") else 143)
+    tuning = {"command": " ".join(shlex.quote(a) for a in argv),
+              "commit": records.git_commit(Path(T.__file__).resolve().parent),
+              "versions": records.versions(), "start_file": start_file} | tuning
+    if signal_name is not None:
+        tuning["interrupted"], tuning["signal"] = True, signal_name
+    data = WF.make_file(variant, tuner.best.w, tuning)
+    written = records.write_record(data, path, replace=explicit)
+    _summary(tuning, written)
+    if signal_name is not None:
+        import signal
+
+        click.echo(f"interrupted by {signal_name}: the best weights so far were written to "
+                   f"{written}", err=True)
+        sys.exit(128 + signal.Signals[signal_name].value)
+
+
+def _summary(t: dict, path) -> None:
+    """The tuning's outcome: per generation, then the held-out table."""
+    click.echo(f"tune {t['variant']}: start {t['start_training']['mean'] if t['start_training'] else '-'}"
+               f" -> best {t['best_training']['mean']} on training seeds {t['training_seeds']} "
+               f"(generation {t['best_training']['generation']}), {t['tuning_seconds']} s")
+    for h in t["history"]:
+        click.echo(f"  generation {h['generation']}: best {h['best']}, mean {h['mean']}, "
+                   f"best so far {h['best_so_far']}")
+    h = t["holdout"]
+    if h:
+        click.echo(f"held-out seeds {h['seeds']}, beam {h['beam']}:")
+        cols = "".join(f"{s:>7}" for s in h["seeds"])
+        click.echo(f"  {'weighting':<22}{cols}{'mean':>9}")
+        rows = [("tuned", h["tuned"]), ("hand-set #0", h["hand_set_first"]),
+                (f"best hand-set (#{h['hand_set_best']['index']})", h["hand_set_best"])]
+        if "start" in h:
+            rows.append(("start", h["start"]))
+        for name, r in rows:
+            click.echo(f"  {name:<22}" + "".join(f"{s:>7}" for s in r["scores"])
+                       + f"{r['mean']:>9.2f}")
+        verdict = "beat" if h["tuned"]["mean"] >= h["hand_set_best"]["mean"] else \
+            "do not beat"
+        click.echo(f"  the tuned weights {verdict} the best of the {h['hand_set_compared']} "
+                   f"hand-set weightings compared ({h['hand_set_total']} in all)"
+                   + ("" if h["beats_hand_set"] or verdict != "beat" else
+                      ": not all compared, so they do not count as beating the portfolio"))
+    click.echo(f"weights written to {path}")
+
+
+def register(main: click.Group) -> None:
+    """Add `tune` to the ora-solve group."""
+    main.add_command(tune)

@@ -1,0 +1,147 @@
+"""Weights files: one named weight vector of the evaluation, its variant and how it was found.
+
+A weights file (JSON, written by ``ora-solve tune``, read by ``--weights FILE``) holds::
+
+    {"kind": "ora-solve evaluation weights", "format": 1, "variant": "ireland",
+     "weights": {"wood": 0.8, ..., "settlement_hope": 6.0, "space": 1.0, "feature": 0.5,
+                 "fade": 1.0, "wonder_hope": 30.0},
+     "tuning": {...}}
+
+The weights are named (``evaluation.WEIGHT_NAMES``), never positional, so a file stays
+readable and a change of the kernel's layout is caught instead of silently misread. The
+``tuning`` record (the command, commit, seeds, per-generation scores and the held-out
+comparison with the hand-set portfolio) is optional for loading.
+
+A weights file leads the search's portfolio: :func:`portfolio_with` puts its vector first and
+keeps the hand-set weightings after it, so the probe, the first group and every polish restart
+of the default search use it, and the other groups keep the other plans alive.
+
+The tuned defaults are package data (``solver/search/tuned/<variant>.json``), used by
+:func:`default_portfolio` only if their tuning record says they scored at least as well on
+held-out seeds as the best hand-set weighting at the same budget (``beats_hand_set``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from .evaluation import N_WEIGHTS, PORTFOLIO, WEIGHT_NAMES
+
+KIND = "ora-solve evaluation weights"
+FORMAT = 1
+VARIANTS = ("ireland", "france")
+TUNED_DIR = "tuned"  # package data directory of solver.search
+
+
+class WeightsError(ValueError):
+    """A weights file that cannot be used (the message names the file and the problem)."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    """A loaded weights file: its path, variant and the vector in the kernel's order."""
+
+    path: str
+    variant: str
+    values: np.ndarray
+
+    def describe(self) -> dict:
+        """What a results record says about the weights used (file and every value)."""
+        return {"file": self.path, "values": to_named(self.values)}
+
+
+def to_named(w) -> dict[str, float]:
+    """The vector as {name: value} in the kernel's order."""
+    w = np.asarray(w, dtype=np.float64)
+    if w.shape != (N_WEIGHTS,):
+        raise ValueError(f"a weight vector has {N_WEIGHTS} values, not {w.shape}")
+    return {n: round(float(v), 6) for n, v in zip(WEIGHT_NAMES, w)}
+
+
+def from_named(named, where: str) -> np.ndarray:
+    """The vector of a {name: value} mapping (WeightsError naming what is wrong)."""
+    if not isinstance(named, dict):
+        raise WeightsError(f"{where}: 'weights' must be an object of {N_WEIGHTS} named "
+                           f"values, not a {type(named).__name__}")
+    missing = [n for n in WEIGHT_NAMES if n not in named]
+    unknown = sorted(k for k in named if k not in WEIGHT_NAMES)
+    if missing or unknown:
+        parts = [f"has {len(named)} weights, expected {N_WEIGHTS}"]
+        if missing:
+            parts.append("missing " + ", ".join(missing))
+        if unknown:
+            parts.append("unknown " + ", ".join(map(repr, unknown)))
+        raise WeightsError(f"{where}: 'weights' " + "; ".join(parts))
+    out = np.zeros(N_WEIGHTS, dtype=np.float64)
+    for i, n in enumerate(WEIGHT_NAMES):
+        v = named[n]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
+                or v < 0:
+            raise WeightsError(f"{where}: weight {n!r} is {v!r}, not a finite number >= 0")
+        out[i] = float(v)
+    return out
+
+
+def parse(data, where: str, variant: str | None = None) -> Weights:
+    """A weights file's parsed JSON as Weights; ``variant`` must match if given."""
+    if not isinstance(data, dict) or data.get("kind") != KIND:
+        raise WeightsError(f"{where} is not a weights file (no kind {KIND!r})")
+    if data.get("format") != FORMAT:
+        raise WeightsError(f"{where}: format {data.get('format')!r}, this version reads "
+                           f"format {FORMAT}")
+    if data.get("variant") not in VARIANTS:
+        raise WeightsError(f"{where}: unknown variant {data.get('variant')!r}")
+    if variant is not None and data["variant"] != variant:
+        raise WeightsError(f"{where} holds {data['variant']} weights, not {variant}")
+    return Weights(where, data["variant"], from_named(data.get("weights"), where))
+
+
+def load(path: str | Path, variant: str | None = None) -> Weights:
+    """Read and check a weights file (WeightsError naming the problem)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise WeightsError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise WeightsError(f"{path} is not JSON: {e.msg} at line {e.lineno}") from None
+    return parse(data, str(path), variant)
+
+
+def make_file(variant: str, w, tuning: dict | None = None) -> dict:
+    """The JSON of a weights file."""
+    return {"kind": KIND, "format": FORMAT, "variant": variant, "weights": to_named(w)} | (
+        {"tuning": tuning} if tuning is not None else {})
+
+
+def portfolio_with(w) -> list[np.ndarray]:
+    """The search portfolio led by ``w``, the hand-set weightings after it."""
+    return [np.asarray(w, dtype=np.float64)] + [p.copy() for p in PORTFOLIO]
+
+
+@lru_cache(maxsize=4)
+def tuned_default(variant: str) -> Weights | None:
+    """The committed tuned weights of ``variant`` if they beat the hand-set portfolio on
+    their held-out seeds, else None."""
+    res = resources.files("solver.search").joinpath(TUNED_DIR, f"{variant}.json")
+    if not res.is_file():
+        return None
+    data = json.loads(res.read_text(encoding="utf-8"))
+    w = parse(data, f"solver/search/{TUNED_DIR}/{variant}.json", variant)
+    holdout = (data.get("tuning") or {}).get("holdout") or {}
+    return w if holdout.get("beats_hand_set") is True else None
+
+
+def default_portfolio(variant: str) -> list[np.ndarray]:
+    """The search's default weightings: the tuned defaults first if they earned it, then
+    the hand-set portfolio (evaluation.PORTFOLIO)."""
+    w = tuned_default(variant)
+    return [p.copy() for p in PORTFOLIO] if w is None else portfolio_with(w.values)

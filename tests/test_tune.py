@@ -1,0 +1,197 @@
+"""`ora-solve tune` and weights files: the tuner improves on a bad weighting within a tiny
+budget, is deterministic whatever the number of workers, and writes a weights file that
+`solo --weights` reproduces; bad weights files and unwritable outputs exit 2 before any work."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from solver.research.jobs import LocalBackend
+from solver.search import tune as T
+from solver.search import weightsfile as WF
+from solver.search.evaluation import N_WEIGHTS, PORTFOLIO, WEIGHT_NAMES
+
+# a deliberately bad weighting: stock worth next to nothing, settlement cards and space
+# worth far too much (the beam hoards cards and land and scores little)
+BAD = PORTFOLIO[0].copy()
+BAD[:23] *= 0.05
+BAD[23] = 150.0
+BAD[24] = 40.0
+
+
+@pytest.fixture(scope="module")
+def warm_kernels():
+    """Compile (or load) the beam's kernels once in this process."""
+    T.beam_score({"variant": "ireland", "width": 1, "seed": 11, "weights": list(BAD)})
+
+
+def _tiny(**kw) -> T.Settings:
+    base = {"variant": "ireland", "generations": 3, "population": 4, "seeds": [11, 12],
+            "holdout": [], "beam": 2, "seed": 5}
+    return T.Settings(**(base | kw))
+
+
+def test_tuner_improves_on_a_bad_weighting(warm_kernels):
+    tuner = T.Tuner(_tiny(), BAD, LocalBackend(1))
+    rec = tuner.run()
+    start, best = rec["start_training"], rec["best_training"]
+    assert start["mean"] == np.mean(start["scores"])
+    assert best["mean"] > start["mean"] + 10, (start, best)
+    assert len(rec["history"]) == 3 and all(h["complete"] for h in rec["history"])
+    assert rec["history"][-1]["best_so_far"] == best["mean"]
+    # the best candidate's weights score what the record says on the training seeds
+    again = [T.beam_score({"variant": "ireland", "width": 2, "seed": s,
+                           "weights": list(tuner.best.w)})["score"] for s in (11, 12)]
+    assert again == best["scores"]
+
+
+def test_tuner_is_deterministic_whatever_the_workers(warm_kernels):
+    s = _tiny(generations=2, population=3, seeds=[11])
+    a = T.Tuner(s, PORTFOLIO[0], LocalBackend(1)).run()
+    b = T.Tuner(_tiny(generations=2, population=3, seeds=[11]), PORTFOLIO[0],
+                LocalBackend(2)).run()
+    for k in ("history", "best_training", "start_training"):
+        assert a[k] == b[k]
+
+
+def test_the_sampling_is_seeded():
+    def first(seed):
+        return [c.w for c in T.Tuner(_tiny(seed=seed), PORTFOLIO[0], None).sample(0)]
+
+    a, b, c = first(5), first(5), first(6)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert np.allclose(a[0], PORTFOLIO[0], atol=1e-6)  # the mean: the start itself
+    assert not np.array_equal(a[1], c[1])
+
+
+def test_a_stopped_tuning_keeps_its_best_so_far(warm_kernels):
+    calls = [0]
+
+    def stop():
+        calls[0] += 1
+        return calls[0] >= 5  # after the fifth scored beam
+
+    tuner = T.Tuner(_tiny(holdout=[21]), BAD, LocalBackend(1), stop=stop)
+    rec = tuner.run()
+    assert rec["interrupted"] and rec["holdout"] is None
+    assert tuner.best is not None and rec["best_training"]["mean"] == tuner.best.mean
+    assert rec["history"][0]["complete"] is False
+
+
+def test_parameterisation_freezes_what_cannot_matter():
+    s = T.initial_sigma("ireland", PORTFOLIO[0])
+    wonder_good = 1 + WEIGHT_NAMES.index("wonder")
+    assert s[wonder_good] == 0  # 0 in the start: stays 0
+    assert s[1 + T.I_WONDER] == 0  # no Chamber of Wonders in Ireland
+    assert T.initial_sigma("france", PORTFOLIO[0])[1 + T.I_WONDER] > 0
+    z = np.full(T.N_PARAMS, 10.0)
+    w = T.weights_of(PORTFOLIO[0], z)
+    assert np.all(w <= PORTFOLIO[0] * 64 + 1e-6)  # bounded: x8 per parameter, goods x8 x8
+    with pytest.raises(ValueError, match="both training and held-out"):
+        _tiny(holdout=[12]).check()
+
+
+def _write(path, data):
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_the_cli_writes_a_weights_file_that_solo_reproduces(tmp_path, warm_kernels):
+    out = tmp_path / "w.json"
+    r = CliRunner().invoke(main, ["tune", "--variant", "ireland", "--beam", "2",
+                                  "--generations", "2", "--population", "3", "--seeds", "11",
+                                  "--holdout", "21", "--compare", "2", "--jobs", "1",
+                                  "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text())
+    assert data["kind"] == WF.KIND and data["variant"] == "ireland"
+    assert list(data["weights"]) == list(WEIGHT_NAMES)
+    t = data["tuning"]
+    assert t["command"].startswith("ora-solve tune --variant ireland")
+    assert t["training_seeds"] == [11] and t["holdout_seeds"] == [21] and t["beam"] == 2
+    assert len(t["history"]) == 2 and t["interrupted"] is False
+    h = t["holdout"]
+    assert h["hand_set_compared"] == 2 and h["beats_hand_set"] is False  # not all compared
+    assert len(h["tuned"]["scores"]) == 1 and h["hand_set_first"]["index"] == 0
+    w = WF.load(out, "ireland")
+    # solo --beam 2 with the file: its weighting steers the one group, as in the tuning
+    rec_path = tmp_path / "line.json"
+    r = CliRunner().invoke(main, ["solo", "--variant", "ireland", "--beam", "2", "--seed", "21",
+                                  "--weights", str(out), "--out", str(rec_path)])
+    assert r.exit_code == 0, r.output
+    rec = json.loads(rec_path.read_text())
+    assert rec["weights"]["file"] == str(out)
+    assert rec["weights"]["values"] == WF.to_named(w.values)
+    assert "--weights" in rec["command"]
+    assert rec["score"]["total"] == h["tuned"]["scores"][0]
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["weights"].pop("wood"), "has 27 weights, expected 28; missing wood"),
+    (lambda d: d["weights"].update(oak=1.0), "unknown 'oak'"),
+    (lambda d: d.update(variant="france"), "holds france weights, not ireland"),
+    (lambda d: d["weights"].update(fade=-1), "weight 'fade' is -1"),
+    (lambda d: d.update(weights=[1.0] * 28), "must be an object of 28 named values"),
+    (lambda d: d.pop("kind"), "is not a weights file"),
+])
+def test_a_bad_weights_file_exits_2_and_writes_nothing(tmp_path, change, message):
+    data = WF.make_file("ireland", PORTFOLIO[0])
+    change(data)
+    bad = _write(tmp_path / "bad.json", data)
+    out = tmp_path / "line.json"
+    for args in (["solo", "--variant", "ireland", "--beam", "1", "--weights", bad,
+                  "--out", str(out)],
+                 ["tune", "--variant", "ireland", "--start", bad, "--out", str(out)],
+                 ["openings", "--variant", "ireland", "--turns", "1", "--weights", bad,
+                  "--out", str(tmp_path / "sweep.json")]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2, (args, r.output)
+        assert message in r.output and r.output.count("\n") == 1, r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json"]
+
+
+def test_a_weights_file_that_is_not_json_exits_2(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{nope")
+    r = CliRunner().invoke(main, ["solo", "--variant", "ireland", "--beam", "1", "--weights",
+                                  str(bad), "--out", str(tmp_path / "x.json")])
+    assert r.exit_code == 2 and "is not JSON" in r.output
+
+
+def test_an_unwritable_out_exits_2_before_any_tuning(tmp_path):
+    t0 = time.perf_counter()
+    for out in ("/proc/x.json", str(tmp_path / "no" / "such" / "dir.json")):
+        r = CliRunner().invoke(main, ["tune", "--variant", "ireland", "--out", out])
+        assert r.exit_code == 2, r.output
+        assert "cannot write the weights file" in r.output and "candidate" not in r.output
+    assert time.perf_counter() - t0 < 10  # nothing was searched
+
+
+def test_default_portfolio_uses_tuned_weights_only_if_they_beat_the_hand_set():
+    for v in ("ireland", "france"):
+        pf = WF.default_portfolio(v)
+        tuned = WF.tuned_default(v)
+        if tuned is None:
+            assert len(pf) == len(PORTFOLIO)
+            assert all(np.array_equal(a, b) for a, b in zip(pf, PORTFOLIO))
+        else:
+            assert len(pf) == len(PORTFOLIO) + 1 and np.array_equal(pf[0], tuned.values)
+            data = json.loads((Path(WF.__file__).parent / "tuned" / f"{v}.json").read_text())
+            h = data["tuning"]["holdout"]
+            assert h["beats_hand_set"] and h["tuned"]["mean"] >= h["hand_set_best"]["mean"]
+            assert not set(data["tuning"]["training_seeds"]) & set(h["seeds"])
+            assert not set(h["seeds"]) & {0, 1, 2}
+
+
+def test_named_weights_round_trip():
+    w = np.arange(N_WEIGHTS, dtype=np.float64) / 7
+    assert np.allclose(WF.from_named(WF.to_named(w), "x"), w, atol=1e-6)
+    assert np.array_equal(WF.portfolio_with(w)[0], w)
+    assert len(WF.portfolio_with(w)) == len(PORTFOLIO) + 1
