@@ -74,3 +74,20 @@ def test_seed_options_are_checked():
     res = CliRunner().invoke(main, ["solo", "--variant", "ireland", "--beam", "2", "--jobs",
                                     "2"])
     assert res.exit_code == 2 and "options of --seeds" in res.output
+
+
+def test_seed_sweep_searches_with_the_given_weights(tmp_path):
+    # bug (at the merge of --seeds and --weights): the seeds' jobs dropped the weights file
+    weights = "results/weights/france-beam10-seed0.json"
+    out = tmp_path / "w.json"
+    res = CliRunner().invoke(main, ["solo", "--variant", "france", "--beam", "2", "--seeds",
+                                    "0,1", "--jobs", "1", "--weights", weights,
+                                    "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    rec = json.loads(out.read_text())
+    assert rec["weights"]["file"] == weights and "--weights " + weights in rec["command"]
+    one = CliRunner().invoke(main, ["solo", "--variant", "france", "--beam", "2", "--seed",
+                                    str(rec["seed"]), "--weights", weights,
+                                    "--out", str(tmp_path / "one.json")])
+    assert one.exit_code == 0, one.output
+    assert json.loads((tmp_path / "one.json").read_text())["line"] == rec["line"]

@@ -40,7 +40,8 @@ def payload(job: SoloJob, seed: int) -> dict:
                                                        "score": rec["score"]},
             "from_round": job.from_round,
             "prefix": None if pos is None else list(pos.prefix),
-            "source": None if pos is None else pos.source}
+            "source": None if pos is None else pos.source,
+            "weights": None if job.weights is None else job.weights.describe()}
 
 
 def job_of(p: dict) -> SoloJob:
@@ -50,11 +51,17 @@ def job_of(p: dict) -> SoloJob:
         from .positions import from_line
 
         position = from_line(p["variant"], p["prefix"], source=p["source"])
+    weights = None
+    if p.get("weights") is not None:
+        from solver.search.weightsfile import Weights, from_named
+
+        weights = Weights(p["weights"]["file"], p["variant"],
+                          from_named(p["weights"]["values"], "the job's weights"))
     return SoloJob(variant=p["variant"], seed=p["seed"], width=p["width"],
                    simulations=p["simulations"], time_limit=p["time_limit"],
                    position=position, nrpa=p["nrpa"], iterations=p["iterations"],
                    seed_line=p["seed_line"], seed_record=p["seed_record"],
-                   from_round=p["from_round"])
+                   from_round=p["from_round"], weights=weights)
 
 
 def seed_job(p: dict) -> dict:
