@@ -61,7 +61,7 @@ def _args(openings_file) -> list[str]:
 
 
 def _table(output: str) -> list[str]:
-    lines = output[output.index("  # candidate"):].splitlines()
+    lines = output[output.index("  #  best"):].splitlines()
     return [ln for ln in lines if (ln[:3].strip().isdigit() and ln[3:4] == " ")
             or ln.lstrip().startswith("#")]
 
