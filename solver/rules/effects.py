@@ -488,6 +488,8 @@ effect("filial_church",
 
 
 def _joker_product(u: Use, data):
+    if "joker" not in u.wheel.tokens and u.profile.joker_product_restores_joker:
+        u.wheel.tokens["joker"] = u.wheel.arm  # kennerspiel: yields 0 and puts the joker back
     if data[0] is None:  # Cooperage quirk: no product named, the joker resets for nothing
         if "joker" in u.wheel.tokens:
             u.wheel.take("joker", True)
