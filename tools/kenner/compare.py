@@ -183,9 +183,10 @@ def _choose(st, legal: list[int], rng: random.Random) -> int:
              and not (A.decode(a).kind in ("USE", "USE_PRIOR", "FREE_USE", "WORK_CONTRACT")
                       and A.decode(a).building in _AVOID_USE)]
     legal = plain or legal
-    if kind == "neutral_build":
-        safe = [a for a in legal if _leaves_room(st, a)]
-        return rng.choice(safe or legal)
+    if kind == "neutral_build":  # a random one of those that leave room (checked lazily)
+        order = list(legal)
+        rng.shuffle(order)
+        return next((a for a in order if _leaves_room(st, a)), order[0])
     if kind == "turn" and not f.main:
         main = [a for a in legal if A.decode(a).kind in MAIN_KINDS]
         rest = [a for a in legal if A.decode(a).kind not in MAIN_KINDS + ("COMMIT",)]
@@ -349,22 +350,6 @@ def known_cause(out: Outcome) -> str | None:
     if (out.config[0] == 4 and out.config[2] == "short" and d["field"] in ("current", "round")
             and d.get("ks_settlement_round") == "D"):
         return "kennerspiel's 4-player short game loops back after settlement D (D16)"
-    return None
-
-
-def left_cause(out: Outcome) -> str | None:
-    """The FINDINGS.md "Left" item a disagreement belongs to (found, not fixed), or None."""
-    d = out.disagreement
-    if d is None:
-        return None
-    tokens = d.get("tokens") or []
-    if (out.direction == "ks" and out.config[0] == 1 and d["field"] == "rejected"
-            and "not possible in a settle decision" in str(d["ours"])):
-        return "solo: the hired use of the settlement-phase contract after SETTLE"
-    prev = out.moves[d["move"] - 1] if d.get("move") and d["move"] <= len(out.moves) else []
-    if (out.direction == "ours" and d["field"] == "rejected" and tokens[:1] == ["USE"]
-            and prev[:2] == ["USE", "G01"]):
-        return "quirk 12: a prior overwritten on an occupied building (Priory targets)"
     return None
 
 
