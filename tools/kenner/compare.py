@@ -298,10 +298,22 @@ def run_ks(oracle, config: tuple, seed: int) -> Outcome:
                                 "ours": e.reason, "kennerspiel": "accepted"}
         return out
     _compare_commits(out, mine, theirs, out.moves)
+    if game["ended"] == "stuck" and _no_checked_cell(rp.state):
+        out.truncated = ("kennerspiel's game did not finish (stuck: no cell passes its cover "
+                         "check for the forced neutral build, D9)")
     if out.disagreement is None:
         out.finished = rp.state.is_terminal()
         _compare_end(out, rp.state, final, len(out.moves) - 1, out.moves)
     return out
+
+
+def _no_checked_cell(st) -> bool:
+    """Whether ``st`` is a solo neutral build that only our fallback can place (no display
+    building has a cell passing kennerspiel's adjacency check: it is stuck there, D9)."""
+    if _kind(st) != "neutral_build":
+        return False
+    land = st.g.owners[st.neutral_index].land
+    return not any(neutral_cells(st, land, b, fallback=False) for b in st.g.display)
 
 
 def _compare_commits(out: Outcome, mine: dict, theirs: dict, moves) -> None:
