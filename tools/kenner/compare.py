@@ -357,12 +357,30 @@ def known_cause(out: Outcome) -> str | None:
     if (out.direction == "ours" and d["field"] == "rejected" and tokens[:2] == ["USE", "I23"]
             and str(d.get("kennerspiel", "")).startswith("kennerspiel threw")):
         return "kennerspiel's Locutory throws unless the user's prior stands on their landscape"
+    if (out.direction == "ks" and d["field"] == "rejected" and tokens[:1] == ["USE"]
+            and _after_palace(out.moves, d["move"])):
+        return ("kennerspiel's Palace / Grand Manor target list is one process-wide list that "
+                "grows with every use (buildings of earlier uses and games stay usable)")
     if d.get("neutral_fallback"):
         return "no cell passes kennerspiel's cover check for this forced neutral build (D9)"
     if (out.config[0] == 4 and out.config[2] == "short" and d["field"] in ("current", "round")
             and d.get("ks_settlement_round") == "D"):
         return "kennerspiel's 4-player short game loops back after settlement D (D16)"
     return None
+
+
+def _after_palace(moves: list, i: int) -> bool:
+    """Whether move ``i`` follows a Palace (F27) or Grand Manor (I27) use of the same turn.
+
+    kennerspiel builds the Palace / Grand Manor's list of usable buildings with a ramda
+    ``reduce`` whose accumulator array is created once, at module load, and pushed onto: every
+    use appends the buildings occupied then, for the rest of the Node process. So its free use
+    may go to a building occupied at an earlier use, in this game or in an earlier game of the
+    same process (ks 2 ireland long seed 7 move 890 ``USE F27`` in an Ireland game, F27 from a
+    France game before it), and the same seed played twice in one process diverges after its
+    first Palace use (2 france short seed 8: move 779)."""
+    start = max((k for k in range(i) if moves[k][0] == "COMMIT"), default=0)
+    return any(m[:2] in (["USE", "F27"], ["USE", "I27"]) for m in moves[start + 1:i])
 
 
 def run(oracle, direction: str, config: tuple, seed: int) -> Outcome:
