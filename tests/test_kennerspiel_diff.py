@@ -112,7 +112,7 @@ def test_new_profile_fields_keep_the_rulebook_values():
     assert RULEBOOK.neutral_cover_needs_adjacency is False
     assert KENNERSPIEL.neutral_cover_needs_adjacency is True
     for field in ("occupied_use_displaces", "solo_hired_use_after_settle",
-                  "joker_product_restores_joker"):
+                  "joker_product_restores_joker", "free_use_repeats_chain"):
         assert getattr(RULEBOOK, field) is False and getattr(KENNERSPIEL, field) is True
 
 

@@ -100,6 +100,10 @@ class RuleProfile:
     # arm (kennerspiel resets the joker there whether or not it was on the wheel); rule: the
     # joker stays out
     joker_product_restores_joker: bool = False
+    # tools/kenner: a free use (Priory, Hospice, Palace, ...) may go to a building used earlier
+    # in the same chain of free uses (kennerspiel offers its targets whatever came before; rule
+    # reading: a chain never returns to a building it used)
+    free_use_repeats_chain: bool = False
     # quirk 3 / D15: short games hand out the round goods of a settlement round after the phase
     short_round_goods_after_settlement: bool = False
     # quirk 4 / D13: short games use the long games' building lists (3p: 33, 4p: 41)
@@ -188,6 +192,7 @@ KENNERSPIEL = replace(
     land_in_neutral_phase=True,
     solo_hired_use_after_settle=True,
     joker_product_restores_joker=True,
+    free_use_repeats_chain=True,
     palace_may_use_itself=True,
     short_round_goods_after_settlement=True,
     short_uses_long_lists=True,
