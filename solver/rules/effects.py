@@ -132,8 +132,11 @@ class Use:
     def grant_free_use(self, targets: list[tuple[str, list | None]], again: bool = False
                        ) -> None:
         """Offer a free use of one of ``targets`` ((building, [owner, col, row] or None));
-        ``again``: the building being used may be used again (each use pays again)."""
-        targets = [t for t in targets if t[0] not in self.chain or (again and t[0] == self.b)]
+        ``again``: the building being used may be used again (each use pays again). Buildings
+        used earlier in the chain are left out, unless profile ``free_use_repeats_chain``."""
+        repeat = self.profile.free_use_repeats_chain
+        targets = [t for t in targets if t[0] not in self.chain or (again and t[0] == self.b)
+                   or (repeat and t[0] != self.b)]
         if targets:
             self.grant(F.FreeUseFrame(user=self.user, targets=[[b, loc] for b, loc in targets],
                                       chain=list(self.chain)))
@@ -179,16 +182,18 @@ def _priory_targets(u: Use):
         if pos is None:
             continue
         bid = u.state.g.owners[pos[0]].land.content((pos[1], pos[2]))
-        if bid in BUILDINGS and bid != "G01":
+        if bid in BUILDINGS:
             out.append((bid, list(pos)))
     if u.profile.priory_one_prior_per_landscape:
         # quirk 18 (buildings.md G01): kennerspiel scans each landscape row by row and offers
-        # only the first prior it finds there
+        # only the first prior it finds there, and only then leaves the Priory out, so a prior
+        # on the Priory hides the landscape's other priors (tools/kenner: ours 3 france short
+        # seed 79 move 169)
         first: dict[int, tuple] = {}
         for bid, pos in sorted(out, key=lambda t: (t[1][2], t[1][1])):
             first.setdefault(pos[0], (bid, pos))
         out = [t for t in out if first[t[1][0]] == t]
-    return out
+    return [t for t in out if t[0] != "G01"]
 
 
 effect("priory", lambda u: [Option("free use of a building with a prior on it")]
@@ -488,6 +493,8 @@ effect("filial_church",
 
 
 def _joker_product(u: Use, data):
+    if "joker" not in u.wheel.tokens and u.profile.joker_product_restores_joker:
+        u.wheel.tokens["joker"] = u.wheel.arm  # kennerspiel: yields 0 and puts the joker back
     if data[0] is None:  # Cooperage quirk: no product named, the joker resets for nothing
         if "joker" in u.wheel.tokens:
             u.wheel.take("joker", True)

@@ -69,10 +69,15 @@ def neutral_contract(state: State, letter: str) -> None:
 
 
 def neutral_return(state: State, letter: str) -> None:
-    """SOLO §4.2 step 5: the neutral takes its clergy back if all three are placed."""
-    n = state.g.owners[state.neutral_index]
-    if n.all_placed():
-        n.clergy = [None] * len(n.clergy)
+    """SOLO §4.2 step 5: the neutral takes its clergy back if all three are placed. Under
+    profile ``solo_phase_returns_clergy_first`` this opens the phase and, as kennerspiel's
+    settlement frame does, the player takes theirs back too if all are placed."""
+    g = state.g
+    who = g.owners if state.profile.solo_phase_returns_clergy_first else [
+        g.owners[state.neutral_index]]
+    for o in who:
+        if o.all_placed():
+            o.clergy = [None] * len(o.clergy)
 
 
 def settle(state: State, letter: str, seat: int) -> None:
@@ -80,7 +85,8 @@ def settle(state: State, letter: str, seat: int) -> None:
     state.g.phase = letter
     bought = state.g.neutral_phase_bought  # profile land_in_neutral_phase (State.apply_extra)
     state.g.neutral_phase_bought = False
-    state.g.frames.append(F.SettleFrame(seat=seat, bought=bought))
+    hired, state.g.neutral_hired = state.g.neutral_hired, None  # solo_hired_use_after_settle
+    state.g.frames.append(F.SettleFrame(seat=seat, bought=bought, hired=hired))
 
 
 def arrivals(state: State, letter: str) -> None:

@@ -258,9 +258,13 @@ class SettleFrame(Frame):
     """A settlement turn: one landscape, one settlement, conversions, ``COMMIT``."""
 
     kind: ClassVar[str] = "settle"
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("hired",)
     seat: int
     bought: bool = False
     settled: bool = False
+    # profile solo_hired_use_after_settle: [building, [owner, col, row]] of the hired use
+    # still to take (``FREE_USE building``, until COMMIT)
+    hired: list | None = None
 
     @property
     def actor(self) -> int:

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 
 from . import actions as A
 from . import decisions, flow, moves
@@ -130,6 +131,12 @@ def _cards(variant: str, players: int, length: str, prof: RuleProfile) -> list[s
                         short_uses_long_lists=prof.short_uses_long_lists)
 
 
+def _copy(g: GameState) -> GameState:
+    """A deep copy of the game data (through pickle: the same copy as ``copy.deepcopy``, shared
+    references kept, about five times faster on these plain dataclasses and lists)."""
+    return pickle.loads(pickle.dumps(g, pickle.HIGHEST_PROTOCOL))
+
+
 class State:
     """A game position with the OpenSpiel-style API. See the module docstring."""
 
@@ -159,23 +166,41 @@ class State:
             a = A.decode(action)
         except ValueError as e:
             raise RuleError(str(e)) from None
-        backup = copy.deepcopy(self.g)
+        backup = self._backup()
         if action not in set(decisions.legal(self, self.frame)):
             # find the rule it breaks (the handler raises with the reason), state unchanged
             try:
                 decisions.apply(self, self.frame, a)
             except RuleError:
-                self.g = backup
+                self._restore(backup)
                 raise
-            self.g = backup
+            self._restore(backup)
             raise RuleError(f"{describe(self, a)} is not a legal action now")
         try:
             decisions.apply(self, self.frame, a)
             self.g.history.append(action)
             flow.advance(self)
         except Exception:
-            self.g = backup
+            self._restore(backup)
             raise
+
+    def _backup(self) -> tuple[GameState, int]:
+        """A copy of the game data to restore if a move fails, and the history length: the
+        history is shared, not copied (copying it made every move cost the game's length)."""
+        hist = self.g.history
+        self.g.history = []
+        try:
+            return _copy(self.g), len(hist)
+        finally:
+            self.g.history = hist
+
+    def _restore(self, backup: tuple[GameState, int]) -> None:
+        """Undo a failed move: the copied data back, the history cut to its old length."""
+        g, n = backup
+        hist = self.g.history
+        del hist[n:]
+        g.history = hist
+        self.g = g
 
     def apply_explicit(self, action: int, payment: dict[int, int] | None = None,
                        data: tuple | None = None) -> None:
@@ -207,17 +232,17 @@ class State:
         if a.kind not in ("OPTION", "SETTLE", "WORK_CONTRACT"):
             raise RuleError(f"{a.kind} takes no explicit payment: use apply_action")
         payer = NamedPayment(payment, data)
-        backup = copy.deepcopy(self.g)
+        backup = self._backup()
         try:
             decisions.apply(self, self.frame, a, payer)
             self.g.history.append({"action": action, "data": jsonable(data),
                                    "payment": {str(k): v for k, v in payer.payment.items()}})
             flow.advance(self)
         except PaymentError as e:
-            self.g = backup
+            self._restore(backup)
             raise RuleError(str(e)) from None
         except Exception:
-            self.g = backup
+            self._restore(backup)
             raise
 
     def apply_extra(self, action: int) -> None:
@@ -252,7 +277,7 @@ class State:
             seat = None
         if seat is None or seat != self.current_player():
             raise RuleError("extra actions are taken in your own turn (RULES §8.2)")
-        backup = copy.deepcopy(self.g)
+        backup = self._backup()
         try:
             if a.kind == "CONVERT":
                 moves.convert(self, seat, a.flag)
@@ -262,7 +287,7 @@ class State:
                     self.g.neutral_phase_bought = True
             self.g.history.append({"extra": action})
         except Exception:
-            self.g = backup
+            self._restore(backup)
             raise
 
     def action_to_string(self, action: int) -> str:
@@ -289,7 +314,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy."""
-        return State(copy.deepcopy(self.g), self.profile, self.flow)
+        return State(_copy(self.g), self.profile, self.flow)
 
     def history(self) -> list[int]:
         """The actions applied so far (importer moves as dicts, see ``apply_explicit``)."""

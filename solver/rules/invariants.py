@@ -1,7 +1,8 @@
 """Invariants every reachable state satisfies (checked after each step of random games).
 
 No negative goods; 8 wonders in supply and hands (fewer under ``sacristy_any_good``, whose bare
-kennerspiel Sacristy use discards one); no clergyman in two places; every building and
+kennerspiel Sacristy use discards one); no clergyman in two places (a displaced one, under
+``occupied_use_displaces``, on none); every building and
 settlement on an allowed terrain (a settlement anywhere in a solo game under
 ``solo_settle_skips_terrain``: quirk 13, reachable by import only); every cloister building
 touching another cloister building (the neutral's covering buildings excepted, SOLO §4.2 / D9);
@@ -12,6 +13,7 @@ the mountain filler under every mountain).
 from __future__ import annotations
 
 from .cards import BUILDINGS, SETTLEMENTS
+from .state import off_board
 
 
 class InvariantError(AssertionError):
@@ -31,7 +33,7 @@ def check_invariants(state) -> None:
         if o.goods:
             wonders += o.goods[22]
         for ci, pos in enumerate(o.clergy):
-            if pos is None:
+            if pos is None or (off_board(pos) and state.profile.occupied_use_displaces):
                 continue
             key = tuple(pos)
             if key in seen_positions and not _stacked_ok(state, key):
@@ -55,7 +57,8 @@ def check_invariants(state) -> None:
 def _stacked_ok(state, key) -> bool:
     # a neutral clergyman may stay under a covering building; in the bonus round a prior may
     # join any building, occupied or not (RULES §12); never two on one space otherwise
-    # (kennerspiel quirk 12: its USE stacks a clergyman onto an occupied building)
+    # (kennerspiel quirk 12: its USE places a clergyman onto an occupied building, displacing
+    # the one there under occupied_use_displaces)
     return state.g.bonus_round or state.profile.use_ignores_occupied
 
 

@@ -236,8 +236,22 @@ def use(state: State, seat: int, a: Action) -> None:
     if ci is None:
         who = "prior" if a.flag == PRIOR else "lay brother"
         raise RuleError(f"cannot use {a.building}: no {who} is at home (RULES §10)")
+    displace(state, (seat, cell[0], cell[1]))
     me.clergy[ci] = [seat, cell[0], cell[1]]
     push_option(state, seat, a.building, (seat, cell[0], cell[1]), "clergy", [])
+
+
+def displace(state: State, loc) -> None:
+    """Profile ``occupied_use_displaces`` (kennerspiel): a clergyman placed on an occupied
+    space takes it, and whoever stood there leaves the board, still counted as placed
+    (``[owner, None, None]``, state.off_board) until its owner's clergy return."""
+    if not state.profile.occupied_use_displaces:
+        return
+    owner, col, row = loc
+    occ = state.occupant(owner, (col, row))
+    while occ is not None:
+        state.g.owners[occ[0]].clergy[occ[1]] = [owner, None, None]
+        occ = state.occupant(owner, (col, row))
 
 
 def bonus_use(state: State, seat: int, a: Action) -> None:
@@ -248,6 +262,7 @@ def bonus_use(state: State, seat: int, a: Action) -> None:
         raise RuleError(f"cannot use {a.building}: it is not built")
     if a.flag != PRIOR or me.free_clergy(PRIOR) is None:
         raise RuleError("in the bonus round only your prior is placed (RULES §12)")
+    displace(state, (where.owner, where.col, where.row))
     me.clergy[me.prior] = [where.owner, where.col, where.row]
     push_option(state, seat, a.building, (where.owner, where.col, where.row), "clergy", [])
 

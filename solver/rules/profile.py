@@ -80,9 +80,10 @@ class RuleProfile:
 
     # ----- kennerspiel quirks (DECISIONS.md "Quirks the kennerspiel profile must reproduce")
     # tools/kenner (README "Differential play"): a solo settlement phase opens with the
-    # all-placed clergy return, so a neutral whose three clergymen are all out takes them back
-    # before it builds and its prior can take the phase's contract (SOLO §4.2 returns them
-    # after the contract, step 5)
+    # all-placed clergy return (the neutral's and the player's), so a neutral whose three
+    # clergymen are all out takes them back before it builds and its prior can take the
+    # phase's contract (SOLO §4.2 returns the neutral's after the contract, step 5, and the
+    # player's at the next round's start)
     solo_phase_returns_clergy_first: bool = False
     # tools/kenner: the Palace / Grand Manor's free use may go to the Palace (Grand Manor)
     # itself, occupied by the clergyman just placed (kennerspiel offers every occupied building)
@@ -90,6 +91,19 @@ class RuleProfile:
     # tools/kenner: the solo settlement phase's one landscape purchase may already be made
     # while the neutral builds (kennerspiel allows it throughout its settlement frame)
     land_in_neutral_phase: bool = False
+    # tools/kenner: the free use of the building hired in a solo settlement phase may wait
+    # until after the SETTLE, anywhere in the settlement turn (kennerspiel keeps it usable in
+    # its settlement frame until COMMIT; SOLO §4.2 step 4 has it used at once, before step 6)
+    solo_hired_use_after_settle: bool = False
+    # tools/kenner: in solo, once the joker has left the wheel (SOLO §2: removed past 10), a
+    # Shipping Company / Cooperage use yields 0 and puts the joker back on the wheel at the
+    # arm (kennerspiel resets the joker there whether or not it was on the wheel); rule: the
+    # joker stays out
+    joker_product_restores_joker: bool = False
+    # tools/kenner: a free use (Priory, Hospice, Palace, ...) may go to a building used earlier
+    # in the same chain of free uses (kennerspiel offers its targets whatever came before; rule
+    # reading: a chain never returns to a building it used)
+    free_use_repeats_chain: bool = False
     # quirk 3 / D15: short games hand out the round goods of a settlement round after the phase
     short_round_goods_after_settlement: bool = False
     # quirk 4 / D13: short games use the long games' building lists (3p: 33, 4p: 41)
@@ -117,6 +131,10 @@ class RuleProfile:
     with_prior_after_build_noop: bool = False
     # quirk 12 / NOTATION §6.2: USE does not re-check that the building is unoccupied
     use_ignores_occupied: bool = False
+    # tools/kenner: a clergyman placed on an occupied building (quirk 12 above, the bonus round)
+    # takes the space; the one standing there leaves the board, still counted as placed,
+    # until its clergy return (rule: both stand there, RULES §12)
+    occupied_use_displaces: bool = False
     # quirk 13 / D6 / NOTATION §6.12: in a solo settlement turn an imported SETTLE skips the
     # terrain check until a USE (the neutral-phase contract) is made
     solo_settle_skips_terrain: bool = False
@@ -172,6 +190,9 @@ KENNERSPIEL = replace(
     two_player_max_rounds=1000,
     solo_phase_returns_clergy_first=True,
     land_in_neutral_phase=True,
+    solo_hired_use_after_settle=True,
+    joker_product_restores_joker=True,
+    free_use_repeats_chain=True,
     palace_may_use_itself=True,
     short_round_goods_after_settlement=True,
     short_uses_long_lists=True,
@@ -184,6 +205,7 @@ KENNERSPIEL = replace(
     convert_unchecked=True,
     with_prior_after_build_noop=True,
     use_ignores_occupied=True,
+    occupied_use_displaces=True,
     solo_settle_skips_terrain=True,
     explicit_payment_takes_all=True,
     coin_income="nickels",

@@ -40,9 +40,13 @@ def solo_settlement_rounds(profile: RuleProfile) -> list[int]:
 def _phase_steps(letter: str, seats: range, neutral: bool, return_first: bool = False
                  ) -> list[tuple]:
     steps: list[tuple] = []
-    if neutral and return_first:  # profile solo_phase_returns_clergy_first
-        steps.append(("neutral_return", letter))
-    if neutral:
+    if neutral and return_first:
+        # profile solo_phase_returns_clergy_first: the return opens the phase, and the next is
+        # the following round's (so the hired building stays occupied through the settlement
+        # turn, where profile solo_hired_use_after_settle lets its use wait)
+        steps += [("neutral_return", letter), ("neutral_build", letter),
+                  ("neutral_contract", letter)]
+    elif neutral:
         steps += [("neutral_build", letter), ("neutral_contract", letter),
                   ("neutral_return", letter)]
     steps += [("settle", letter, s) for s in seats]

@@ -16,12 +16,19 @@ from .wheel import Wheel
 LAY_BROTHER, PRIOR = 0, 1
 
 
+def off_board(pos) -> bool:
+    """Whether a clergy position is placed but on no space (displaced, see Owner)."""
+    return pos is not None and pos[1] is None
+
+
 @dataclass
 class Owner:
     """A player, or the solo neutral player (``neutral``: no goods, actions or score).
 
     ``clergy`` holds one position per clergyman, lay brothers first and the prior last: None
-    when at home, else ``[owner index, col, row]`` of the space it stands on.
+    when at home, else ``[owner index, col, row]`` of the space it stands on, or
+    ``[owner index, None, None]`` when it was displaced from a space of that owner (profile
+    ``occupied_use_displaces``): placed, but on no space (:func:`off_board`).
     """
 
     colour: str
@@ -90,6 +97,9 @@ class GameState:
     # profile land_in_neutral_phase: the solo settlement phase's purchase was made during the
     # neutral's builds (the settlement turn then has it used)
     neutral_phase_bought: bool = False
+    # profile solo_hired_use_after_settle: the hired use of the phase's contract, handed to the
+    # settlement turn ([building, [owner, col, row]])
+    neutral_hired: list | None = None
 
     def to_dict(self) -> dict:
         return {
@@ -103,6 +113,7 @@ class GameState:
             "neutral_built": self.neutral_built,
             "done": self.done, "history": self.history, "bonus_round": self.bonus_round,
             "end_after": self.end_after, "neutral_phase_bought": self.neutral_phase_bought,
+            "neutral_hired": self.neutral_hired,
         }
 
     @classmethod
@@ -120,4 +131,5 @@ class GameState:
             neutral_built=d["neutral_built"], done=d["done"], history=d["history"],
             bonus_round=d.get("bonus_round", False), end_after=d.get("end_after"),
             neutral_phase_bought=d.get("neutral_phase_bought", False),
+            neutral_hired=d.get("neutral_hired"),
         )

@@ -183,9 +183,10 @@ def _choose(st, legal: list[int], rng: random.Random) -> int:
              and not (A.decode(a).kind in ("USE", "USE_PRIOR", "FREE_USE", "WORK_CONTRACT")
                       and A.decode(a).building in _AVOID_USE)]
     legal = plain or legal
-    if kind == "neutral_build":
-        safe = [a for a in legal if _leaves_room(st, a)]
-        return rng.choice(safe or legal)
+    if kind == "neutral_build":  # a random one of those that leave room (checked lazily)
+        order = list(legal)
+        rng.shuffle(order)
+        return next((a for a in order if _leaves_room(st, a)), order[0])
     if kind == "turn" and not f.main:
         main = [a for a in legal if A.decode(a).kind in MAIN_KINDS]
         rest = [a for a in legal if A.decode(a).kind not in MAIN_KINDS + ("COMMIT",)]
@@ -297,10 +298,22 @@ def run_ks(oracle, config: tuple, seed: int) -> Outcome:
                                 "ours": e.reason, "kennerspiel": "accepted"}
         return out
     _compare_commits(out, mine, theirs, out.moves)
+    if game["ended"] == "stuck" and _no_checked_cell(rp.state):
+        out.truncated = ("kennerspiel's game did not finish (stuck: no cell passes its cover "
+                         "check for the forced neutral build, D9)")
     if out.disagreement is None:
         out.finished = rp.state.is_terminal()
         _compare_end(out, rp.state, final, len(out.moves) - 1, out.moves)
     return out
+
+
+def _no_checked_cell(st) -> bool:
+    """Whether ``st`` is a solo neutral build that only our fallback can place (no display
+    building has a cell passing kennerspiel's adjacency check: it is stuck there, D9)."""
+    if _kind(st) != "neutral_build":
+        return False
+    land = st.g.owners[st.neutral_index].land
+    return not any(neutral_cells(st, land, b, fallback=False) for b in st.g.display)
 
 
 def _compare_commits(out: Outcome, mine: dict, theirs: dict, moves) -> None:
@@ -344,6 +357,10 @@ def known_cause(out: Outcome) -> str | None:
     if (out.direction == "ours" and d["field"] == "rejected" and tokens[:2] == ["USE", "I23"]
             and str(d.get("kennerspiel", "")).startswith("kennerspiel threw")):
         return "kennerspiel's Locutory throws unless the user's prior stands on their landscape"
+    if (out.direction == "ks" and d["field"] == "rejected" and tokens[:1] == ["USE"]
+            and _after_palace(out.moves, d["move"])):
+        return ("kennerspiel's Palace / Grand Manor target list is one process-wide list that "
+                "grows with every use (buildings of earlier uses and games stay usable)")
     if d.get("neutral_fallback"):
         return "no cell passes kennerspiel's cover check for this forced neutral build (D9)"
     if (out.config[0] == 4 and out.config[2] == "short" and d["field"] in ("current", "round")
@@ -352,20 +369,18 @@ def known_cause(out: Outcome) -> str | None:
     return None
 
 
-def left_cause(out: Outcome) -> str | None:
-    """The FINDINGS.md "Left" item a disagreement belongs to (found, not fixed), or None."""
-    d = out.disagreement
-    if d is None:
-        return None
-    tokens = d.get("tokens") or []
-    if (out.direction == "ks" and out.config[0] == 1 and d["field"] == "rejected"
-            and "not possible in a settle decision" in str(d["ours"])):
-        return "solo: the hired use of the settlement-phase contract after SETTLE"
-    prev = out.moves[d["move"] - 1] if d.get("move") and d["move"] <= len(out.moves) else []
-    if (out.direction == "ours" and d["field"] == "rejected" and tokens[:1] == ["USE"]
-            and prev[:2] == ["USE", "G01"]):
-        return "quirk 12: a prior overwritten on an occupied building (Priory targets)"
-    return None
+def _after_palace(moves: list, i: int) -> bool:
+    """Whether move ``i`` follows a Palace (F27) or Grand Manor (I27) use of the same turn.
+
+    kennerspiel builds the Palace / Grand Manor's list of usable buildings with a ramda
+    ``reduce`` whose accumulator array is created once, at module load, and pushed onto: every
+    use appends the buildings occupied then, for the rest of the Node process. So its free use
+    may go to a building occupied at an earlier use, in this game or in an earlier game of the
+    same process (ks 2 ireland long seed 7 move 890 ``USE F27`` in an Ireland game, F27 from a
+    France game before it), and the same seed played twice in one process diverges after its
+    first Palace use (2 france short seed 8: move 779)."""
+    start = max((k for k in range(i) if moves[k][0] == "COMMIT"), default=0)
+    return any(m[:2] in (["USE", "F27"], ["USE", "I27"]) for m in moves[start + 1:i])
 
 
 def run(oracle, direction: str, config: tuple, seed: int) -> Outcome:

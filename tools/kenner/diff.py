@@ -35,6 +35,17 @@ def _config(words: list[str]) -> tuple:
     return cfg
 
 
+def _truncation_cause(reason: str) -> str:
+    """A truncation reason without its move number: the extension used, or the reason."""
+    if reason.startswith("move ") and reason.endswith("uses a notation extension"):
+        tokens = reason[reason.index("(") + 1:reason.rindex(")")].split()
+        ext = next((t.split("=")[0] + "=" if t.startswith("OPTION=") else t
+                    for t in tokens if t == "PLACE_ONLY" or t.startswith("OPTION=")),
+                   f"bare {tokens[0]}")
+        return f"notation extension {ext}"
+    return reason
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the harness; the exit status (0 all agreed, 1 disagreements, 2 usage)."""
     ap = argparse.ArgumentParser(prog="python -m tools.kenner.diff", description=__doc__.split(
@@ -105,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
                                   f" ours {d['ours']} / kennerspiel {d['kennerspiel']}")
                     elif out.truncated:
                         tally["truncated"] += 1
-                        why["truncated: " + out.truncated.split(" (")[0].split(" uses")[0]] += 1
+                        # "move N (TOKENS) uses a notation extension" counts as one cause
+                        why["truncated: " + _truncation_cause(out.truncated)] += 1
                     else:
                         tally["agree"] += 1
                     if log and (out.disagreement or out.truncated):

@@ -31,8 +31,9 @@ def oracle_problem() -> str | None:
         return "Node.js is not installed (the kennerspiel oracle runs under node)"
     pkg = package_dir() / "package.json"
     if not pkg.is_file():
-        return (f"the kennerspiel oracle package is not installed at {package_dir()}: "
-                f"run tools/kenner/setup")
+        return (f"the kennerspiel oracle package is not installed at {package_dir()}: run "
+                f"tools/kenner/setup, or set KENNER_ORACLE_DIR to kennerspiel's game/ at the "
+                f"corpus commit 8a87263d (README 'Differential play')")
     return None
 
 

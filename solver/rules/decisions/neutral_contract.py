@@ -37,3 +37,7 @@ def apply(state: State, f: NeutralContractFrame, a: Action, payer: Payer) -> Non
         raise RuleError(f"the neutral prior may go only to a building it just built, "
                         f"visible and unoccupied (SOLO §4.2 step 4): not {a.building}")
     moves.contract(state, f.seat, state.locate(a.building), a, payer)
+    if state.profile.solo_hired_use_after_settle:
+        # the use waits for the settlement turn, which offers it until COMMIT (FREE_USE)
+        use = state.g.frames.pop()
+        state.g.neutral_hired = [use.building, list(use.loc)]

@@ -48,5 +48,6 @@ def apply(state: State, f: PriorBonusFrame, a: Action, payer: Payer) -> None:
             state.occupant(f.user, cell) is not None
             and not state.profile.use_ignores_occupied):
         raise RuleError(f"the prior cannot go to {a.building} now")
+    moves.displace(state, (f.user, cell[0], cell[1]))
     me.clergy[me.prior] = [f.user, cell[0], cell[1]]
     moves.push_option(state, f.user, a.building, (f.user, cell[0], cell[1]), "clergy", [])

@@ -1,5 +1,7 @@
 """A settlement turn (RULES §11.2): buy one landscape (before the settlement, unless profile
-``land_after_settle``), build one settlement, convert, ``COMMIT``."""
+``land_after_settle``), build one settlement, convert, ``COMMIT``; under profile
+``solo_hired_use_after_settle`` also the hired use of the solo phase's contract (``FREE_USE``,
+before or after the settlement; ``COMMIT`` forgoes it)."""
 
 from __future__ import annotations
 
@@ -27,6 +29,8 @@ def legal(state: State, f: SettleFrame) -> list[int]:
     if not f.settled:
         out += moves.settlements(state, seat)
     out += moves.converts(state, seat)
+    if f.hired:
+        out.append(A.make("FREE_USE", f.hired[0]))
     return out
 
 
@@ -35,6 +39,13 @@ def apply(state: State, f: SettleFrame, a: Action, payer: Payer) -> None:
     seat = f.seat
     if a.kind == "COMMIT":
         state.g.frames.pop()
+        return
+    if a.kind == "FREE_USE":
+        if not f.hired or a.building != f.hired[0]:
+            raise RuleError(f"no use of {a.building} is pending in this settlement turn")
+        bid, loc = f.hired
+        f.hired = None
+        moves.push_option(state, seat, bid, loc, "contract", [])
         return
     if a.kind in ("BUY_DISTRICT", "BUY_PLOT"):
         if f.bought or (f.settled and not state.profile.land_after_settle):

@@ -114,7 +114,8 @@ class MoveWriter:
                 elif self._open is not None:
                     out += self._hold(self._open + [goods_text(self._paid)], False)
                 self._paid = None
-        elif p.kind in ("prior_bonus", "free_use"):
+        elif p.kind in ("prior_bonus", "free_use") or a.kind == "FREE_USE":
+            # (FREE_USE in a settle frame: the solo hired use, solo_hired_use_after_settle)
             if a.kind in ("USE_PRIOR", "FREE_USE"):
                 self._use = ["USE", a.building]
         elif p.kind == "choose_clergy":

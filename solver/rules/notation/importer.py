@@ -159,8 +159,8 @@ class Replay:
             pass
         elif p.kind == "prior_bonus":
             self._act("USE_PRIOR", building=b)
-        elif p.kind == "free_use":
-            self._act("FREE_USE", building=b)
+        elif p.kind == "free_use" or (p.kind == "settle" and self.state.frame.hired):
+            self._act("FREE_USE", building=b)  # (settle: solo_hired_use_after_settle)
         elif p.kind == "turn":
             me = self.state.g.owners[p.seat]
             if p.bonus or self.with_prior:
