@@ -34,6 +34,10 @@ skips states and children it has reached before, reuses the legal actions the st
 never generates those of a turn after its main action (the policy allows only END there) and
 reuses the evaluation's board terms while the spaces do not change. A layer's ranking, dedup
 and replay are vectorised or compiled, and lines are kept as parent pointers (``Lines``).
+The expansion's kernels count no references (``_nrt=False``, see solver/fast/kernels/): perf
+showed half of an expansion's time in the atomic reference counts of the arrays passed to
+each small kernel. A settlement's spaces are valued only where it is offered, and a step's
+copy of the state leaves out the terrain while the land is the same.
 These change no line: the children, their order and their evaluations are those of 01cc41c.
 """
 
@@ -64,7 +68,7 @@ EXPAND_LANES = 8  # expand_all deals the parents round-robin to this many lanes
 SEEN_SIZE = 1 << SEEN_BITS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sort_small(a, n):
     """Insertion sort of a[:n] in place: the legal actions come nearly sorted (only uses and
     contracts follow the spaces' order), so this is linear in practice."""
@@ -80,7 +84,7 @@ def sort_small(a, n):
 DEFERRED = -2  # _turn_step: a turn after its main action, its END not yet known to be forced
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _turn_step(T, W, a, scratch):
     """kernels.step() for the turn search; returns how many legal actions of the new state it
     left unsorted in ``scratch`` (its forced-END check generated them), -1 if none, or
@@ -110,14 +114,14 @@ def _turn_step(T, W, a, scratch):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end_was_forced(T, W, buf):
     """Whether END is the only legal action of W (a DEFERRED state of _turn_step)."""
     n = legal_unsorted(T, W, buf)
     return n == 1 and buf[0] == I.END
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _same_board(W, V):
     """W and V have the same spaces and terrain (so the same board terms of the evaluation)."""
     for i in range(L.N_CELLS):
@@ -126,7 +130,7 @@ def _same_board(W, V):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _probe(seen, key):
     """The slot of ``key`` in the open-addressing table ``seen`` (0 = free), and whether it is
     there already."""
@@ -141,7 +145,7 @@ def _probe(seen, key):
 _LEAF = np.uint64(0x5851F42D4C957F2D)  # marks a leaf's key in the table of one expansion
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _kept(hashes, count, h):
     """Whether a child of hash ``h`` is among the ``count`` kept so far."""
     for k in range(count):
@@ -150,7 +154,7 @@ def _kept(hashes, count, h):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _worst(evals, count):
     """The slot of the worst kept child."""
     w = 0
@@ -160,11 +164,111 @@ def _worst(evals, count):
     return w
 
 
-@njit(cache=True)
-def expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt,
-                stackW, acts, raw, scratch, ints, seen, used):
-    """expand() on caller-owned scratch arrays (as expand() allocates them): no allocation
-    per parent.
+@njit(cache=True, _nrt=True)
+def scratch_arrays():
+    """The work arrays of one expansion (``ws`` of expand_into), allocated once per lane of
+    expand_all or per call of expand: the stack of states (its LAND words -1, which no state
+    has: see _copy_state), the stack of actions, two legal-action buffers, the int rows of
+    the search, the table of reached states and its used slots."""
+    stack = np.zeros((MAXD + 1, L.W_SIZE), dtype=np.int64)
+    stack[:, L.LAND] = -1
+    return (stack, np.empty((MAXD + 1, I.MAX_LEGAL), dtype=np.int64),
+            np.empty(I.MAX_LEGAL, dtype=np.int64), np.empty(I.MAX_LEGAL, dtype=np.int64),
+            np.zeros((11, MAXD + 1), dtype=np.int64), np.zeros(SEEN_SIZE, dtype=np.uint64),
+            np.zeros(SEEN_SIZE // 2, dtype=np.int64))
+
+
+@njit(cache=True, _nrt=False)
+def _copy_state(dst, src):
+    """dst[:] = src, leaving out TERR when both have the same LAND: TERR is derived from LAND
+    (the tables being the same), and a row of the stack that never held a state has a LAND
+    no state has (scratch_arrays)."""
+    same = True
+    for i in range(L.LAND, L.LAND + 4):
+        if dst[i] != src[i]:
+            same = False
+    if same:
+        for i in range(L.TERR):
+            dst[i] = src[i]
+        for i in range(L.STATUS, L.W_SIZE):
+            dst[i] = src[i]
+    else:
+        for i in range(L.W_SIZE):
+            dst[i] = src[i]
+
+
+@njit(cache=True, _nrt=False)
+def _child_eval(T, stackW, d, weights, ints):
+    """The evaluation of the child stackW[d + 1]: a child with the spaces and terrain of its
+    parent in the search reuses the board terms (``evaluate_board``), computed once per board
+    along the stack (ints[5..9]: valid, board, space, features, and bref[d], the shallowest
+    depth whose state has the spaces of depth d's)."""
+    Wc = stackW[d + 1]
+    if not _same_board(Wc, stackW[d]):
+        return evaluate(T, Wc, weights)
+    k = ints[9, d]
+    if ints[5, k] == 0:
+        ints[5, k] = 1
+        ints[6, k], ints[7, k], ints[8, k] = board_terms(T, Wc)
+    return evaluate_board(T, Wc, weights, ints[6, k], ints[7, k], ints[8, k])
+
+
+@njit(cache=True, _nrt=False)
+def _record(rec, W, kind, parent, a):
+    """The bench's census (bench_search): kind 0 an inner state W (``parent``: how its legal
+    actions were had, 0 generated, 1 handed over by the step, 2 deferred), 1 a step (``a``
+    from inner state ``parent``), 2 a new child W (``parent``: the inner state whose board
+    terms it reuses, or -1), 3 a revisit skipped. Returns the index of what it recorded;
+    rows beyond an array's size are counted, not stored."""
+    inner, handed, edges, leaves, roots, cnt = rec
+    k = cnt[kind]
+    cnt[kind] += 1
+    if kind == 0 and k < inner.shape[0]:
+        for i in range(L.W_SIZE):
+            inner[k, i] = W[i]
+        handed[k] = parent
+    elif kind == 1 and k < edges.shape[0]:
+        edges[k, 0] = parent
+        edges[k, 1] = a
+    elif kind == 2 and k < leaves.shape[0]:
+        for i in range(L.W_SIZE):
+            leaves[k, i] = W[i]
+        roots[k] = parent
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def _seen_before(seen, used, filled, key):
+    """Look ``key`` up in the table of reached states and add it if new (while the table is
+    at most half full); returns (was there, the new fill)."""
+    t, hit = _probe(seen, key)
+    if not hit and filled < SEEN_SIZE // 2:
+        seen[t] = key
+        used[filled] = t
+        filled += 1
+    return hit, filled
+
+
+@njit(cache=True, _nrt=False)
+def _actions(T, W, nl, c, acts, raw, scratch):
+    """The policy's actions of the inner state W into ``acts``, from the legal actions the
+    step into it generated (``nl`` >= 0, in scratch) or generated here; returns their number
+    (a DEFERRED state: END alone)."""
+    if nl == DEFERRED:  # the policy allows only END after the main action
+        acts[0] = I.END
+        return 1
+    if nl >= 0:
+        sort_small(scratch, nl)
+        return policy_filter(T, W, scratch, nl, c, acts)
+    n = legal_unsorted(T, W, raw)
+    sort_small(raw, n)
+    return policy_filter(T, W, raw, n, c, acts)
+
+
+@njit(cache=True, _nrt=False)
+def expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt, ws, rec):
+    """expand() on caller-owned work arrays ``ws`` (scratch_arrays()): no allocation per
+    parent. ``rec`` is None, or the census arrays of bench_search (``_record``).
 
     The turn's depth-first search with a table of the states it has reached: an inner state
     reached again (another order of the same decisions) has had its subtree searched, and a
@@ -173,33 +277,20 @@ def expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt,
     a state hands over the legal actions its forced-END check generated, and a turn after its
     main action is not generated at all (``_turn_step``). A child whose spaces and terrain are
     those of its parent in the search reuses the board terms of the evaluation
-    (``evaluate_board``), computed once per board along the search's stack.
+    (``_child_eval``).
     """
-    nacts = ints[0]
-    idx = ints[1]
-    conv = ints[2]
-    path = ints[3]
-    deferred = ints[4]
-    # the evaluation's board terms: bref[d] is the shallowest depth whose state has the same
-    # spaces as depth d's; the terms of that board are kept there once computed
-    bvalid = ints[5]
-    bboard = ints[6]
-    bspace = ints[7]
-    bfeats = ints[8]
-    bref = ints[9]
+    stackW, acts, raw, scratch, ints, seen, used = ws
+    nacts, idx, conv, path, deferred, bvalid, bref, at = (ints[0], ints[1], ints[2], ints[3],
+                                                          ints[4], ints[5], ints[9], ints[10])
     step0 = W0[L.STEP]
     filled = 0
     count = 0
     worst = 0
-    stackW[0, :] = W0
-    n = legal_unsorted(T, stackW[0], raw)
-    sort_small(raw, n)
-    nacts[0] = policy_filter(T, stackW[0], raw, n, 0, acts[0])
-    idx[0] = 0
-    conv[0] = 0
-    deferred[0] = 0
-    bvalid[0] = 0
-    bref[0] = 0
+    _copy_state(stackW[0], W0)
+    nacts[0] = _actions(T, stackW[0], -1, 0, acts[0], raw, scratch)
+    idx[0] = conv[0] = deferred[0] = bvalid[0] = bref[0] = 0
+    if rec is not None:
+        at[0] = _record(rec, W0, 0, 0, 0)
     d = 0
     while d >= 0:
         if idx[d] >= nacts[d]:
@@ -208,30 +299,22 @@ def expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt,
         a = acts[d, idx[d]]
         idx[d] += 1
         Wc = stackW[d + 1]
-        Wc[:] = stackW[d]
+        _copy_state(Wc, stackW[d])
         nl = _turn_step(T, Wc, a, scratch)
+        if rec is not None:
+            _record(rec, Wc, 1, at[d], a)
         path[d] = a
         c = conv[d] + (1 if (a == I.CONVERT_WINE or a == I.CONVERT_WHISKEY) else 0)
         if Wc[L.STEP] != step0 or Wc[L.DONE] == 1 or d + 1 == MAXD:
             h = state_hash(Wc)
-            t, hit = _probe(seen, (h ^ _LEAF) | np.uint64(1))
-            if hit:
+            hit, filled = _seen_before(seen, used, filled, (h ^ _LEAF) | np.uint64(1))
+            if rec is not None:
+                _record(rec, Wc, 3 if hit else 2,
+                        at[bref[d]] if _same_board(Wc, stackW[d]) else -1, 0)
+            if hit or _kept(hashes, count, h):
                 continue
-            if filled < SEEN_SIZE // 2:
-                seen[t] = (h ^ _LEAF) | np.uint64(1)
-                used[filled] = t
-                filled += 1
-            if _kept(hashes, count, h):
-                continue
+            ev = _child_eval(T, stackW, d, weights, ints)
             mixed = (h ^ salt) * np.uint64(0x9E3779B97F4A7C15)
-            if _same_board(Wc, stackW[d]):  # most last steps leave the spaces as they were
-                k = bref[d]
-                if bvalid[k] == 0:
-                    bvalid[k] = 1
-                    bboard[k], bspace[k], bfeats[k] = board_terms(T, Wc)
-                ev = evaluate_board(T, Wc, weights, bboard[k], bspace[k], bfeats[k])
-            else:
-                ev = evaluate(T, Wc, weights)
             ev += noise * (float(mixed >> np.uint64(40)) / 16777216.0)
             if count < keep:
                 slot = count
@@ -243,59 +326,43 @@ def expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt,
             m = d + 1
             if deferred[d] == 1 and _end_was_forced(T, stackW[d], raw):
                 m = d  # step() takes that END itself
-            paths[slot, :m] = path[:m]
+            for i in range(m):
+                paths[slot, i] = path[i]
             lens[slot] = m
             evals[slot] = ev
             hashes[slot] = h
             if count == keep:
                 worst = _worst(evals, count)
             continue
-        key = (state_hash(Wc) ^ np.uint64(c)) | np.uint64(1)
-        t, hit = _probe(seen, key)
+        hit, filled = _seen_before(seen, used, filled, (state_hash(Wc) ^ np.uint64(c))
+                                   | np.uint64(1))
         if hit:
+            if rec is not None:
+                _record(rec, Wc, 3, 0, 0)
             continue
-        if filled < SEEN_SIZE // 2:
-            seen[t] = key
-            used[filled] = t
-            filled += 1
         d += 1
         conv[d] = c
         idx[d] = 0
-        deferred[d] = 0
+        deferred[d] = 1 if nl == DEFERRED else 0
         bvalid[d] = 0
         bref[d] = bref[d - 1] if _same_board(Wc, stackW[d - 1]) else d
-        if nl == DEFERRED:  # the policy allows only END after the main action
-            deferred[d] = 1
-            acts[d, 0] = I.END
-            nacts[d] = 1
-        elif nl >= 0:  # _turn_step generated them: sort those
-            sort_small(scratch, nl)
-            nacts[d] = policy_filter(T, Wc, scratch, nl, c, acts[d])
-        else:
-            n = legal_unsorted(T, Wc, raw)
-            sort_small(raw, n)
-            nacts[d] = policy_filter(T, Wc, raw, n, c, acts[d])
+        if rec is not None:
+            at[d] = _record(rec, Wc, 0, 1 if nl >= 0 else (2 if nl == DEFERRED else 0), 0)
+        nacts[d] = _actions(T, Wc, nl, c, acts[d], raw, scratch)
     for k in range(filled):  # leave the table empty for the next parent
         seen[used[k]] = 0
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def expand(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt):
     """All end-of-flow-step children of W0 under the policy; keep the best ``keep``.
 
     Writes up to ``keep`` children (action path, length, evaluation, hash) and returns their
     number.
     """
-    stackW = np.empty((MAXD + 1, L.W_SIZE), dtype=np.int64)
-    acts = np.empty((MAXD + 1, I.MAX_LEGAL), dtype=np.int64)
-    raw = np.empty(I.MAX_LEGAL, dtype=np.int64)
-    scratch = np.empty(I.MAX_LEGAL, dtype=np.int64)
-    ints = np.zeros((10, MAXD + 1), dtype=np.int64)
-    seen = np.zeros(SEEN_SIZE, dtype=np.uint64)
-    used = np.zeros(SEEN_SIZE // 2, dtype=np.int64)
     return expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt,
-                       stackW, acts, raw, scratch, ints, seen, used)
+                       scratch_arrays(), None)
 
 
 @njit(cache=True, parallel=True)
@@ -303,40 +370,34 @@ def expand_all(T, parents, weights, keep, paths, lens, evals, hashes, counts, no
     """expand() for every parent, in parallel; parent p writes slots [p*keep, (p+1)*keep).
 
     The parents are dealt round-robin to ``EXPAND_LANES`` lanes (adjacent parents, of similar
-    rank, cost alike, so this balances the threads), each with its own scratch arrays."""
+    rank, cost alike, so this balances the threads), each with its own work arrays."""
     P = parents.shape[0]
     lanes = min(EXPAND_LANES, P)
     for lane in prange(lanes):
-        stackW = np.empty((MAXD + 1, L.W_SIZE), dtype=np.int64)
-        acts = np.empty((MAXD + 1, I.MAX_LEGAL), dtype=np.int64)
-        raw = np.empty(I.MAX_LEGAL, dtype=np.int64)
-        scratch = np.empty(I.MAX_LEGAL, dtype=np.int64)
-        ints = np.zeros((10, MAXD + 1), dtype=np.int64)
-        seen = np.zeros(SEEN_SIZE, dtype=np.uint64)
-        used = np.zeros(SEEN_SIZE // 2, dtype=np.int64)
+        ws = scratch_arrays()
         for p in range(lane, P, lanes):
             lo = p * keep
             counts[p] = expand_into(T, parents[p], weights, keep, paths[lo:lo + keep],
                                     lens[lo:lo + keep], evals[lo:lo + keep],
-                                    hashes[lo:lo + keep], noise, salt, stackW, acts, raw,
-                                    scratch, ints, seen, used)
+                                    hashes[lo:lo + keep], noise, salt, ws, None)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def replay(T, W, path, n, scratch):
     """Apply the first n actions of path to W in place."""
     for i in range(n):
         step(T, W, path[i], scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def replay_chosen(T, parents, chosen, keep, paths, lens, out, flat, offsets, scratch):
     """The chosen children (slots of expand_all) as states in out[j], their action paths
     concatenated in flat[offsets[j]:offsets[j + 1]]; returns the number of actions."""
     m = 0
     for j in range(chosen.shape[0]):
         s = chosen[j]
-        out[j, :] = parents[s // keep]
+        for i in range(L.W_SIZE):
+            out[j, i] = parents[s // keep, i]
         offsets[j] = m
         for i in range(lens[s]):
             step(T, out[j], paths[s, i], scratch)

@@ -11,10 +11,10 @@ reports:
 * a **signature**, deterministic for the same code and arguments: the nodes, and per round
   the best evaluation and the score of that state after the last layer and a digest of the
   last layer's states (in beam order);
-* **where an expansion's time goes**, on one thread: a census replays the expansion's turn
-  search on the first ``sample`` parents of each round's last layer, recording every state
-  whose legal actions it generates, every step and every new child; then each component
-  kernel is timed alone on exactly those inputs (legal generation, policy filter, copy and
+* **where an expansion's time goes**, on one thread: a census runs the expansion itself
+  (``beam.expand_into`` with its census arrays) on the first ``sample`` parents of each
+  round's last layer, recording every state whose legal actions it generates, every step
+  and every new child; then each component kernel is timed alone on exactly those inputs (legal generation, policy filter, copy and
   step, hash, evaluation; each the fastest of ``REPEAT`` runs) and compared with the time of
   ``beam.expand`` on the same parents.
   The remainder is the search's own bookkeeping (its table of reached states, dedup, keeping
@@ -41,100 +41,6 @@ from .evaluation import PORTFOLIO, board_terms, evaluate, evaluate_board
 
 RESULTS = Path(__file__).resolve().parent.parent.parent / "results"
 ROUNDS = (1, 10, 20, 28)
-
-
-@njit(cache=True)
-def census(T, W0, inner, handed, edges, leaves, roots, cnt, stackW, acts, raw, scratch, ints,
-           seen, used):
-    """beam.expand_into's turn search without its keep logic, recording its inputs.
-
-    Appends to ``inner`` each state whose legal actions the search uses (``handed``: 1 when
-    the step into it generated them, 2 for a DEFERRED turn after its main action, 0 when
-    the search generates them), to ``edges`` each step (index into inner, action), to
-    ``leaves`` each new child (``roots``: the index in inner of the state whose board terms
-    the search reuses for it, or -1); ``cnt``
-    holds the counts (rows beyond an array's size are counted, not stored)."""
-    nacts = ints[0]
-    idx = ints[1]
-    conv = ints[2]
-    at = ints[3]
-    bref = ints[9]  # as in expand_into: the shallowest depth with the same spaces
-    bref[0] = 0
-    step0 = W0[L.STEP]
-    filled = 0
-    stackW[0, :] = W0
-    ni = cnt[0]
-    if ni < inner.shape[0]:
-        inner[ni] = W0
-        handed[ni] = 0
-    at[0] = ni
-    cnt[0] += 1
-    n = legal_unsorted(T, stackW[0], raw)
-    B.sort_small(raw, n)
-    nacts[0] = B.policy_filter(T, stackW[0], raw, n, 0, acts[0])
-    idx[0] = 0
-    conv[0] = 0
-    d = 0
-    while d >= 0:
-        if idx[d] >= nacts[d]:
-            d -= 1
-            continue
-        a = acts[d, idx[d]]
-        idx[d] += 1
-        Wc = stackW[d + 1]
-        Wc[:] = stackW[d]
-        nl = B._turn_step(T, Wc, a, scratch)
-        if cnt[1] < edges.shape[0]:
-            edges[cnt[1], 0] = at[d]
-            edges[cnt[1], 1] = a
-        cnt[1] += 1
-        c = conv[d] + (1 if (a == I.CONVERT_WINE or a == I.CONVERT_WHISKEY) else 0)
-        if Wc[L.STEP] != step0 or Wc[L.DONE] == 1 or d + 1 == B.MAXD:
-            h = state_hash(Wc)
-            t, hit = B._probe(seen, (h ^ B._LEAF) | np.uint64(1))
-            if hit:
-                cnt[3] += 1
-                continue
-            if filled < B.SEEN_SIZE // 2:
-                seen[t] = (h ^ B._LEAF) | np.uint64(1)
-                used[filled] = t
-                filled += 1
-            if cnt[2] < leaves.shape[0]:
-                leaves[cnt[2]] = Wc
-                roots[cnt[2]] = at[bref[d]] if B._same_board(Wc, stackW[d]) else -1
-            cnt[2] += 1
-            continue
-        key = (state_hash(Wc) ^ np.uint64(c)) | np.uint64(1)
-        t, hit = B._probe(seen, key)
-        if hit:
-            cnt[3] += 1
-            continue
-        if filled < B.SEEN_SIZE // 2:
-            seen[t] = key
-            used[filled] = t
-            filled += 1
-        d += 1
-        conv[d] = c
-        idx[d] = 0
-        ni = cnt[0]
-        if ni < inner.shape[0]:
-            inner[ni] = Wc
-            handed[ni] = 1 if nl >= 0 else (2 if nl == B.DEFERRED else 0)
-        at[d] = ni
-        bref[d] = bref[d - 1] if B._same_board(Wc, stackW[d - 1]) else d
-        cnt[0] += 1
-        if nl == B.DEFERRED:
-            acts[d, 0] = I.END
-            nacts[d] = 1
-        elif nl >= 0:
-            B.sort_small(scratch, nl)
-            nacts[d] = B.policy_filter(T, Wc, scratch, nl, c, acts[d])
-        else:
-            n = legal_unsorted(T, Wc, raw)
-            B.sort_small(raw, n)
-            nacts[d] = B.policy_filter(T, Wc, raw, n, c, acts[d])
-    for k in range(filled):
-        seen[used[k]] = 0
 
 
 @njit(cache=True)
@@ -178,7 +84,7 @@ def _time_generate_all(T, inner, handed, n, raw):
 def _time_copy(inner, edges, n, W):
     s = 0
     for i in range(n):
-        W[:] = inner[edges[i, 0]]
+        B._copy_state(W, inner[edges[i, 0]])
         s += W[L.STEP]
     return s
 
@@ -187,7 +93,7 @@ def _time_copy(inner, edges, n, W):
 def _time_copy_step(T, inner, edges, n, W, scratch):
     s = 0
     for i in range(n):
-        W[:] = inner[edges[i, 0]]
+        B._copy_state(W, inner[edges[i, 0]])
         s += B._turn_step(T, W, edges[i, 1], scratch)
     return s
 
@@ -219,10 +125,12 @@ def _time_eval(T, S, roots, inner, n, w):
 
 
 @njit(cache=True)
-def _time_expand(T, parents, w, keep, paths, lens, evals, hashes, noise, salt):
+def _time_expand(T, parents, w, keep, paths, lens, evals, hashes, noise, salt, ws):
+    """The expansion as one lane of beam.expand_all runs it (its work arrays reused)."""
     n = 0
     for p in range(parents.shape[0]):
-        n += B.expand(T, parents[p], w, keep, paths, lens, evals, hashes, noise, salt)
+        n += B.expand_into(T, parents[p], w, keep, paths, lens, evals, hashes, noise, salt, ws,
+                           None)
     return n
 
 
@@ -261,30 +169,28 @@ def _profile(e: FastEngine, parents: np.ndarray, w: np.ndarray, keep: int, noise
     leaves = np.zeros((cap, L.W_SIZE), dtype=np.int64)
     roots = np.zeros(cap, dtype=np.int64)
     cnt = np.zeros(4, dtype=np.int64)
-    ws = (np.empty((B.MAXD + 1, L.W_SIZE), dtype=np.int64),
-          np.empty((B.MAXD + 1, I.MAX_LEGAL), dtype=np.int64),
-          np.empty(I.MAX_LEGAL, dtype=np.int64), np.empty(I.MAX_LEGAL, dtype=np.int64),
-          np.zeros((10, B.MAXD + 1), dtype=np.int64), np.zeros(B.SEEN_SIZE, dtype=np.uint64),
-          np.zeros(B.SEEN_SIZE // 2, dtype=np.int64))
+    ws = B.scratch_arrays()
+    paths = np.zeros((keep, B.MAXD), dtype=np.int64)
+    lens = np.zeros(keep, dtype=np.int64)
+    evals = np.full(keep, -1e18)
+    hashes = np.zeros(keep, dtype=np.uint64)
     used_parents = 0
     for p in range(len(parents)):  # whole parents only, within the arrays' room
         before = cnt.copy()
-        census(e.T, parents[p], inner, handed, edges, leaves, roots, cnt, *ws)
+        B.expand_into(e.T, parents[p], w, keep, paths, lens, evals, hashes, noise, salt, ws,
+                      (inner, handed, edges, leaves, roots, cnt))
         if cnt[0] > cap or cnt[1] > 2 * cap or cnt[2] > cap:
             cnt[:] = before
             break
         used_parents += 1
     ni, ne, nl, revisits = (int(v) for v in cnt)
     parents = parents[:used_parents]
-    paths = np.zeros((keep, B.MAXD), dtype=np.int64)
-    lens = np.zeros(keep, dtype=np.int64)
-    evals = np.full(keep, -1e18)
-    hashes = np.zeros(keep, dtype=np.uint64)
     raw = np.zeros(I.MAX_LEGAL, dtype=np.int64)
     out = np.zeros(I.MAX_LEGAL, dtype=np.int64)
     Wt = np.zeros(L.W_SIZE, dtype=np.int64)
+    Wt[L.LAND] = -1  # (as a fresh row of the expansion's stack: beam._copy_state)
     expand_s = _timed(_time_expand, e.T, parents, w, keep, paths, lens, evals, hashes, noise,
-                      salt)
+                      salt, ws)
     legal_s = _timed(_time_legal, e.T, inner, handed, ni, raw)
     gen_all = _timed(_time_generate_all, e.T, inner, handed, ni, raw)
     filter_s = max(0.0, _timed(_time_filter, e.T, inner, handed, ni, raw, out) - gen_all)

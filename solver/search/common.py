@@ -16,7 +16,7 @@ from solver.fast import layout as L
 _P = np.uint64(1099511628211)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fnv_lanes(W, lo, hi, h0, h1, h2, h3):
     """Fold the words lo.. of W into four FNV-style lanes, four words a round; return the
     lanes and the first word left over (fewer than four remain before ``hi``)."""
@@ -30,7 +30,7 @@ def _fnv_lanes(W, lo, hi, h0, h1, h2, h3):
     return h0, h1, h2, h3, i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def state_hash(W):
     """64-bit hash of a wide state (TERR is left out: it is derived from LAND).
 

@@ -3,7 +3,6 @@ tries (solver/search/beam.py's module docstring says what it trims and why)."""
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from solver.fast import ids as I
@@ -17,11 +16,12 @@ from .evaluation import neighbours_dwelling
 
 BUILD_CELLS = 2
 SETTLE_CELLS = 3
+UNKNOWN = -(1 << 40)  # a space's neighbour value not computed yet
 
 
 # ===== the search policy inside a turn ==========================================================
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _settlement_at(W, col, row):
     y = cell_index(col, row)
     if y < 0:
@@ -32,7 +32,7 @@ def _settlement_at(W, col, row):
     return 1 if W[L.GRID + y] >= L.C_SETTLEMENT else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _adjacent_settlements(W, x):
     """Settlements on the neighbours of space x (board.neighbours' spaces, no buffer)."""
     col = cell_col(x)
@@ -47,9 +47,42 @@ def _adjacent_settlements(W, x):
             + _settlement_at(W, col - 1, row) + _settlement_at(W, col + 1, row))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _site(T, W, site, x):
+    """The neighbour value of space x, computed on first need into ``site``."""
+    if site[x] == UNKNOWN:
+        site[x] = neighbours_dwelling(T, W, x)
+    return site[x]
+
+
+@njit(cache=True, _nrt=False)
+def _better_sites(T, W, acts, n, i, s, x, site):
+    """How many offered spaces of settlement s (the SETTLE actions beside acts[i], which are
+    sorted and so contiguous by card) have a higher neighbour value than x, or the same value
+    and a lower index."""
+    v = _site(T, W, site, x)
+    lo = i
+    while lo > 0 and I.SETTLE0 <= acts[lo - 1] < I.DISTRICT0 and \
+            (acts[lo - 1] - I.SETTLE0) // L.N_CELLS == s:
+        lo -= 1
+    better = 0
+    for k in range(lo, n):
+        a2 = acts[k]
+        if a2 >= I.DISTRICT0 or (a2 - I.SETTLE0) // L.N_CELLS != s:
+            break
+        x2 = (a2 - I.SETTLE0) % L.N_CELLS
+        v2 = _site(T, W, site, x2)
+        if v2 > v or (v2 == v and x2 < x):
+            better += 1
+    return better
+
+
+@njit(cache=True, _nrt=False)
 def policy_filter(T, W, acts, n, converted, out):
-    """Trim the legal actions of a state to the search policy (module docstring)."""
+    """Trim the legal actions of a state to the search policy (module docstring).
+
+    ``out`` (``MAX_LEGAL`` ints) receives the kept actions; its work region [WORK0:] holds
+    the neighbour values of the spaces offered to settlements (computed once per space)."""
     fb = top(W)
     kind = W[fb + L.F_KIND]
     m = 0
@@ -66,7 +99,8 @@ def policy_filter(T, W, acts, n, converted, out):
         out[0] = best
         return 1
     main_used = kind == L.K_SLOT and (W[fb + L.F_AUX] & 1) == 1
-    site = np.empty(0, dtype=np.int64)
+    site = out[I.WORK0:I.WORK0 + L.N_CELLS]  # neighbour values, UNKNOWN until computed
+    fresh = True
     last_b = -1
     kept = 0
     best_b_x = -1
@@ -133,20 +167,11 @@ def policy_filter(T, W, acts, n, converted, out):
                 kept += 1
         elif I.SETTLE0 <= a < I.DISTRICT0:
             s, x = divmod(a - I.SETTLE0, L.N_CELLS)
-            if site.shape[0] == 0:  # neighbour value of each space, computed once per call
-                site = np.empty(L.N_CELLS, dtype=np.int64)
+            if fresh:
+                fresh = False
                 for y in range(L.N_CELLS):
-                    site[y] = neighbours_dwelling(T, W, y)
-            v = site[x]
-            better = 0
-            for k in range(n):
-                a2 = acts[k]
-                if I.SETTLE0 <= a2 < I.DISTRICT0 and (a2 - I.SETTLE0) // L.N_CELLS == s:
-                    x2 = (a2 - I.SETTLE0) % L.N_CELLS
-                    v2 = site[x2]
-                    if v2 > v or (v2 == v and x2 < x):
-                        better += 1
-            if better >= SETTLE_CELLS:
+                    site[y] = UNKNOWN
+            if _better_sites(T, W, acts, n, i, s, x, site) >= SETTLE_CELLS:
                 continue
         out[m] = a
         m += 1

@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dwelling_of(T, c):
     """Dwelling value of a space's content code (building or settlement), else 0."""
     if is_building(c):
@@ -43,7 +43,7 @@ def dwelling_of(T, c):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def neighbour_dwelling(T, W, x):
     """RULES §14.3: what the neighbours of space x add to a settlement standing there."""
     nb = np.empty(5, dtype=np.int64)
@@ -58,7 +58,7 @@ def neighbour_dwelling(T, W, x):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def score(T, W, out):
     """Score breakdown into out[0:4]: total, goods, economic, dwelling."""
     goods = goods_points(W[L.GOODS:L.GOODS + L.N_GOODS])
@@ -78,7 +78,7 @@ def score(T, W, out):
     out[3] = dwell
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def xorshift(rng):
     """Advance the 1-word xorshift64 RNG state in place; return the new value."""
     x = rng[0]
@@ -89,7 +89,7 @@ def xorshift(rng):
     return x
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def rollout(T, W, rng, buf, scratch):
     """Play uniformly random canonical actions to the end; return (final total, steps)."""
     steps = 0
@@ -103,7 +103,7 @@ def rollout(T, W, rng, buf, scratch):
     return sc[0], steps
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pack(T, W, out):
     """Wide state -> packed uint64 words (layout.FIELDS)."""
     out[:] = 0
@@ -121,7 +121,7 @@ def pack(T, W, out):
             bit += bits
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def unpack(T, P, W):
     """Packed words -> wide state (TERR derived from the land bitmasks)."""
     bit = 0
@@ -140,7 +140,7 @@ def unpack(T, P, W):
     derive_terrain(T, W)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rollout_record(T, W, rng, buf, scratch, actions, branching):
     """rollout() that also records each chosen action and the number of legal actions."""
     steps = 0

@@ -10,7 +10,7 @@ from .. import ids as I
 from .. import layout as L
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cell_index(col, row):
     """Window index of (col, row) (canonical.cell_index), or -1 outside the window."""
     if row < L.ROW_MIN or row >= L.ROW_MIN + L.N_ROWS or col < -2 or col > 6:
@@ -18,26 +18,26 @@ def cell_index(col, row):
     return (row - L.ROW_MIN) * 9 + col + 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cell_col(x):
     """Column of a window index."""
     return x % 9 - 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cell_row(x):
     """Row of a window index."""
     return x // 9 + L.ROW_MIN
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_land(W, col, row):
     """Is there land (any terrain) at (col, row) of the player's landscape?"""
     x = cell_index(col, row)
     return x >= 0 and W[L.TERR + x] != L.T_NONE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _nb(W, col, row, out, n):
     y = cell_index(col, row)
     if y >= 0:
@@ -48,7 +48,7 @@ def _nb(W, col, row, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def neighbours(W, x, out):
     """Player-landscape neighbours with land (RULES §5.6); returns their number."""
     col = cell_col(x)
@@ -71,7 +71,7 @@ def neighbours(W, x, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nneighbours(x, out):
     """Neutral heartland neighbours (2 x 5 grid, index 5 * row + col)."""
     row = x // 5
@@ -92,13 +92,13 @@ def nneighbours(x, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_building(code):
     """Is a space content code a building?"""
     return L.C_BUILDING <= code < L.C_SETTLEMENT
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cloister_at(T, W, col, row):
     y = cell_index(col, row)
     if y < 0:
@@ -110,7 +110,7 @@ def _cloister_at(T, W, col, row):
     return is_building(c) and T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_CLOISTER] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def touches_cloister(T, W, x):
     """Does player space x touch a cloister building (RULES §5.6)?"""
     col = cell_col(x)
@@ -125,13 +125,13 @@ def touches_cloister(T, W, x):
             or _cloister_at(T, W, col - 1, row) or _cloister_at(T, W, col + 1, row))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ncloister_at(T, W, y):
     c = W[L.NGRID + y]
     return is_building(c) and T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_CLOISTER] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ntouches_cloister(T, W, x):
     """Does neutral heartland space x touch a cloister (the neighbours of nneighbours)?"""
     row = x // 5
@@ -141,7 +141,7 @@ def ntouches_cloister(T, W, x):
             or (col < 4 and _ncloister_at(T, W, x + 1)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def occupied(W, loc):
     """Does a clergyman stand on location loc (a player space or 200 + neutral space)?"""
     for i in range(6):
@@ -150,7 +150,7 @@ def occupied(W, loc):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def building_loc(W, b):
     """Location code of a built building (player space, 200 + neutral space) or -1."""
     code = L.C_BUILDING + b
@@ -165,7 +165,7 @@ def building_loc(W, b):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def loc_content(W, loc):
     """Content code of a location (player space, or 200 + neutral space)."""
     if loc >= L.NEUTRAL_LOC:
@@ -173,7 +173,7 @@ def loc_content(W, loc):
     return W[L.GRID + loc]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def free_clergy(W, owner, prior):
     """Index in CLERGY of a free clergyman of that owner (0 player, 1 neutral) and kind."""
     base = L.CLERGY + 3 * owner
@@ -186,14 +186,14 @@ def free_clergy(W, owner, prior):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def all_placed(W, owner):
     """Has an owner (0 player, 1 neutral) placed all three clergymen?"""
     base = L.CLERGY + 3 * owner
     return W[base] != -1 and W[base + 1] != -1 and W[base + 2] != -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def return_clergy(W, owner):
     """An owner's clergymen come home."""
     base = L.CLERGY + 3 * owner
@@ -201,7 +201,7 @@ def return_clergy(W, owner):
         W[base + i] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def derive_terrain(T, W):
     """Fill TERR from the LAND bitmasks (heartland, districts, plots)."""
     for x in range(L.N_CELLS):
@@ -230,7 +230,7 @@ def derive_terrain(T, W):
             W[L.TERR + cell_index(6, row + 1)] = L.T_FILLER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def land_rows(W):
     """(lowest, highest) row with land."""
     lo = 99
@@ -243,7 +243,7 @@ def land_rows(W):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def strip_land(W, row):
     """Is any of columns 0..4 of a row land (a district stands there)?"""
     for col in range(5):
@@ -252,7 +252,7 @@ def strip_land(W, row):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def district_row_ok(W, row, lo, hi):
     """landscape.district_rows (rulebook D25) within the canonical window."""
     if row < L.ROW_MIN or row >= L.ROW_MIN + L.N_ROWS:
@@ -265,7 +265,7 @@ def district_row_ok(W, row, lo, hi):
             or has_land(W, 5, row))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plot_row_ok(W, row, side, lo, hi):
     """landscape.plot_rows (side 0 coast, 1 mountain) within the canonical window."""
     if row < L.ROW_MIN or row + 1 >= L.ROW_MIN + L.N_ROWS:
@@ -282,7 +282,7 @@ def plot_row_ok(W, row, side, lo, hi):
             or has_land(W, inner, row + 2))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add_district(T, W, row, side):
     """Lay a district (side 0 plains, 1 hills) on a row: terrain and its features."""
     y = row - L.ROW_MIN
@@ -295,7 +295,7 @@ def add_district(T, W, row, side):
         W[L.GRID + x] = T[I.R_LAND, 20 * side + 2 * col + 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add_plot(W, row, side):
     """Lay a plot (side 0 coast, 1 mountain) with its top on a row."""
     y = row - L.ROW_MIN
@@ -311,7 +311,7 @@ def add_plot(W, row, side):
         W[L.TERR + cell_index(6, row + 1)] = L.T_FILLER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_display(T, W):
     """The display building the neutral builds next (lowest card number), or -1."""
     best = -1
@@ -322,13 +322,13 @@ def first_display(T, W):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fee(W):
     """The work-contract fee in coins: 1, or 2 once the Winery/Distillery is built."""
     return 2 if W[L.FEE_RAISED] else 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_features(W, kind):
     """Number of player spaces holding a feature (forest or moor)."""
     n = 0
@@ -338,7 +338,7 @@ def count_features(W, kind):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_cloisters(T, W):
     """Number of the player's cloister buildings."""
     n = 0
@@ -349,7 +349,7 @@ def count_cloisters(T, W):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_display_any(W):
     """Is any building on display?"""
     for b in range(L.N_BUILDINGS):

@@ -8,7 +8,7 @@ from numba import njit
 from .. import layout as L
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def push(W, kind, b, loc, aux):
     """Push a frame (KIND, B, LOC, AUX) on the decision stack."""
     d = W[L.FDEPTH]
@@ -20,7 +20,7 @@ def push(W, kind, b, loc, aux):
     W[L.FDEPTH] = d + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pop(W):
     """Pop the top frame (its fields cleared)."""
     d = W[L.FDEPTH] - 1
@@ -32,20 +32,20 @@ def pop(W):
     W[L.FDEPTH] = d
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def top(W):
     """Offset in W of the top frame."""
     return L.FRAMES + L.FRAME_SIZE * (W[L.FDEPTH] - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chain_clear(W):
     """Forget the chain of free uses."""
     for i in range(L.N_CHAIN):
         W[L.CHAIN + i] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chain_add(W, b):
     """Add building b to the chain of free uses."""
     for i in range(L.N_CHAIN):
@@ -54,7 +54,7 @@ def chain_add(W, b):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def in_chain(W, b):
     """Has building b been used in the current chain of free uses?"""
     for i in range(L.N_CHAIN):

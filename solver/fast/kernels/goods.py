@@ -10,13 +10,13 @@ from .. import ids as I
 from .. import layout as L
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def coin_value(g):
     """Money held as coins: 1-coin and 5-coin pieces (payment.coin_value)."""
     return g[I.COIN] + 5 * g[I.NICKEL]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pay_coins(g, n):
     """Pay n coins: 1-coins first, then break 5-coins (payment.pay_coins)."""
     take = min(g[I.COIN], n)
@@ -30,7 +30,7 @@ def pay_coins(g, n):
         n -= take
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_pay_goods(g, cost):
     """Are the exact goods of a cost vector affordable, straw from grain (payment.can_pay_goods)?"""
     for i in range(L.N_GOODS):
@@ -46,7 +46,7 @@ def can_pay_goods(g, cost):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pay_goods(g, cost):
     """Take the exact goods of a cost vector, flipping grain for straw (payment.pay_goods)."""
     for i in range(L.N_GOODS):
@@ -60,7 +60,7 @@ def pay_goods(g, cost):
             g[i] -= n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def feasible(T, g, food, energy2, points, distinct):
     """Do the goods cover a picked price of food, energy, points and distinct goods?"""
     f = 0
@@ -76,13 +76,14 @@ def feasible(T, g, food, energy2, points, distinct):
     return f >= food and e >= energy2 and p >= points and k >= distinct
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def affordable(T, W, cost, rest):
     """Can the player pay cost (a COST_SIZE vector)? ``rest``: 23 ints of work space."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     if not can_pay_goods(g, cost):
         return False
-    rest[:] = g
+    for i in range(L.N_GOODS):  # (a loop: a slice copy would need the NRT)
+        rest[i] = g[i]
     pay_goods(rest, cost)
     if coin_value(rest) < cost[I.C_COINS]:
         return False
@@ -90,7 +91,7 @@ def affordable(T, W, cost, rest):
     return feasible(T, rest, cost[I.C_FOOD], cost[I.C_ENERGY], cost[I.C_POINTS], cost[I.C_DISTINCT])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pay_rule(T, g, food, energy2, points, distinct, got):
     """canonical.pay_rule: cheapest first in fixed orders, then hand back superfluous tiles."""
     if distinct > 0:
@@ -130,7 +131,7 @@ def pay_rule(T, g, food, energy2, points, distinct, got):
             # keep the remaining tiles of this good
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mix_largest(limit, b0, c0, o0, r0, out):
     """canonical._mix_largest into out[0:4]; returns False for None."""
     left = limit - (2 * b0 + 3 * c0 + 4 * o0 + 8 * r0)
@@ -151,7 +152,7 @@ def mix_largest(limit, b0, c0, o0, r0, out):
     return out[0] + out[1] + out[2] + out[3] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def goods_points(g):
     """RULES §14.1: points of the goods, coins, wine and whiskey grouped at best
     (goods.goods_points)."""

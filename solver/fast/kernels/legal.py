@@ -27,7 +27,7 @@ from .resolve import free_targets
 from .wheel import wheel_choice_ok
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build_actions(T, W, out, n):
     """BUILD actions: affordable display buildings on every empty space of their terrain."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
@@ -68,7 +68,7 @@ def build_actions(T, W, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def land_actions(T, W, free, district, plot, out, n):
     """DISTRICT / PLOT actions within the window (free: granted, no price)."""
     money = coin_value(W[L.GOODS:L.GOODS + L.N_GOODS])
@@ -88,7 +88,7 @@ def land_actions(T, W, free, district, plot, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def settle_actions(T, W, out, n):
     """Settlements in hand, affordable, on every empty space of their terrain (RULES §9)."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
@@ -113,7 +113,7 @@ def settle_actions(T, W, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fell_cut_actions(W, feature, token, base, out, n):
     """FELL / CUT actions on every forest / moor, with own indicator and/or joker."""
     for x in range(L.N_CELLS):
@@ -125,7 +125,7 @@ def fell_cut_actions(W, feature, token, base, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def convert_actions(W, out, n):
     """CONVERT actions: wine and whiskey to coins."""
     if W[L.GOODS + I.WINE] > 0:
@@ -137,7 +137,7 @@ def convert_actions(W, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def neutral_cell_ok(T, W, b, x):
     """May the neutral build b on its space x (cover only like with like, cloisters touching)?"""
     c = W[L.NGRID + x]
@@ -149,7 +149,7 @@ def neutral_cell_ok(T, W, b, x):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def neutral_targets(W, out):
     """Buildings the neutral built this phase that are free for a work contract; their number."""
     n = 0
@@ -166,7 +166,7 @@ def neutral_targets(W, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fee_kinds(T, W):
     """Bit 0: coins possible, bit 1: the variant's drink possible."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
@@ -178,7 +178,7 @@ def fee_kinds(T, W):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def slot_actions(T, W, fb, out):
     """A turn's actions: END, then (before the main action) uses, contracts, felling,
     cutting and builds, then land purchase and conversions."""
@@ -222,7 +222,7 @@ def slot_actions(T, W, fb, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_unsorted(T, W, out):
     """The legal canonical actions of W's top frame into out (unsorted); their number."""
     if W[L.DONE]:
@@ -306,7 +306,7 @@ def legal_unsorted(T, W, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # (the sort needs the NRT)
 def legal(T, W, out):
     """Sorted canonical legal actions into ``out``; returns their number."""
     n = legal_unsorted(T, W, out)

@@ -21,7 +21,7 @@ from .wheel import wheel_choice_ok
 BASIC = np.array(I.BASIC, dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _wheel_opt(W, t, j, data):
     if not wheel_choice_ok(W, t, j):
         return 0
@@ -30,7 +30,7 @@ def _wheel_opt(W, t, j, data):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def option_data(T, W, b, loc, o, data, cost):
     """Concrete choice (data) and cost of canonical option o (>= 1) of building b.
 
@@ -57,7 +57,7 @@ def option_data(T, W, b, loc, o, data, cost):
     return r == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _wheel_and_free_options(T, W, eff, o, data):
     """Wheel takes (own indicator or joker) and the free uses whose offer depends on the state."""
     if eff == I.E_CLAY_MOUND:
@@ -78,7 +78,7 @@ def _wheel_and_free_options(T, W, eff, o, data):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _converter_options(g, eff, o, data, cost):
     """Converters: how much they convert follows from the goods (the maximum, or a half)."""
     if eff == I.E_WINDMILL or eff == I.E_MALTHOUSE:
@@ -160,7 +160,7 @@ def _converter_options(g, eff, o, data, cost):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _menu_options(g, eff, o, data, cost):
     """Fixed menus: option o is one entry of a list that does not depend on the state."""
     if eff == I.E_COURTYARD:
@@ -238,7 +238,7 @@ def _menu_options(g, eff, o, data, cost):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _other_options(T, W, g, eff, o, data, cost):
     """The rest: options bounded by goods held, wonders left, forests, or a point limit."""
     if eff == I.E_SPINNING:
@@ -305,7 +305,7 @@ def _other_options(T, W, g, eff, o, data, cost):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pilgrimage(g, o, data):
     """Pilgrimage Site option o: the upgrades of one or two point goods, as gains in data."""
     # sequences: B, C, O, BB, BC, BO, CC, CO, OO (B=book, C=ceramic, O=ornament)
@@ -332,7 +332,7 @@ def pilgrimage(g, o, data):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def priory_target(T, W, owner):
     """Building under an owner's prior (not a Priory), or -1."""
     pos = W[L.CLERGY + 3 * owner + 2]
@@ -344,7 +344,7 @@ def priory_target(T, W, owner):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_priory_targets(T, W):
     """How many prior-held buildings a Priory may use (one per owner at most)."""
     n = 0
@@ -354,7 +354,7 @@ def count_priory_targets(T, W):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def valid_options(T, W, b, loc, work):
     """Canonical options (1-based; 0 always) legal for using b now, deduplicated by data, into
     work[W_OPTS:]; returns their number. ``work`` is the work space (ids.WORK0).

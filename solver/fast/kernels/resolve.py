@@ -22,7 +22,7 @@ from .wheel import wheel_take
 TOKEN_GOOD = np.array(I.TOKEN_GOOD, dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def free_targets(T, W, src, loc, work):
     """Free-use targets granted by building src standing at loc, outside the current chain,
     into work[W_TARGETS:]; returns their number."""
@@ -78,14 +78,14 @@ def free_targets(T, W, src, loc, work):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def grant_free_use(T, W, src, loc, work):
     """Push a free-use decision if building src at loc has a target outside the chain."""
     if free_targets(T, W, src, loc, work) > 0:
         push(W, L.K_FREE_USE, src, loc, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve(T, W, b, loc, data, work):
     """Outputs and follow-ups of building b's function after its cost is paid."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
@@ -97,7 +97,7 @@ def resolve(T, W, b, loc, data, work):
         _resolve_actions(T, W, g, eff, b, loc, data, work)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _resolve_products(g, eff, data):
     """Goods computed from the option's data; False if eff is not one of these."""
     if eff == I.E_COURTYARD:
@@ -184,7 +184,7 @@ def _resolve_products(g, eff, data):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _resolve_actions(T, W, g, eff, b, loc, data, work):
     """Functions that take from the wheel, change the board or push a follow-up decision."""
     if (eff == I.E_CLAY_MOUND or eff == I.E_OFFICE or eff == I.E_QUARRY or eff == I.E_GRAPEVINE
@@ -238,7 +238,7 @@ def _resolve_actions(T, W, g, eff, b, loc, data, work):
         g[I.BOOK] += data[0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_option(T, W, b, loc, o, work):
     """Pay for and resolve canonical option o (0 = nothing) of building b (``work``: the work
     space, ids.WORK0)."""

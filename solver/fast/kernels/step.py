@@ -33,7 +33,7 @@ from .wheel import rotate, wheel_take
 TOKEN_GOOD = np.array(I.TOKEN_GOOD, dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_build(T, W, b, x, work):
     """Build b on space x: pay its materials and coins; a free prior may use it at once."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
@@ -54,7 +54,7 @@ def do_build(T, W, b, x, work):
         push(W, L.K_PRIOR_BONUS, b, x, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_settle(T, W, s, x, work):
     """Place settlement S(s+1) on space x, paying its food and energy by the payment rule."""
     W[L.SETTL] &= ~(1 << s)
@@ -64,7 +64,7 @@ def do_settle(T, W, s, x, work):
              work[I.W_GOT:I.W_GOT + L.N_GOODS])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_buy(T, W, cid, free):
     """Buy (or take for free) the district or plot of a canonical id."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
@@ -82,7 +82,7 @@ def do_buy(T, W, cid, free):
         W[L.NPLOT] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_fell_cut(T, W, cid):
     """Fell a forest / cut a moor and take wood / peat from the wheel."""
     if cid < I.CUT0:
@@ -95,7 +95,7 @@ def do_fell_cut(T, W, cid):
     W[L.GOODS + TOKEN_GOOD[t]] += wheel_take(T, W, t, j)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_convert(W, cid):
     """Convert one wine (1 coin) or whiskey (2 coins)."""
     if cid == I.CONVERT_WINE:
@@ -106,7 +106,7 @@ def do_convert(W, cid):
         W[L.GOODS + I.COIN] += 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_contract(T, W, cid):
     """A work contract: pay the fee, place the neutral's clergyman, use the building."""
     b, r = divmod(cid - I.CONTRACT0, 4)
@@ -123,7 +123,7 @@ def do_contract(T, W, cid):
     push(W, L.K_OPTION, b, loc, L.VIA_CONTRACT)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_convert_or_buy(T, W, cid):
     """What a turn and a settlement turn share: END (1), a conversion (1), a bought landscape
     (2); 0 if cid is none of these."""
@@ -139,7 +139,7 @@ def end_convert_or_buy(T, W, cid):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def slot_step(T, W, fb, cid, work):
     """A turn's action: END, a conversion, a land purchase, or its main action."""
     done = end_convert_or_buy(T, W, cid)
@@ -163,7 +163,7 @@ def slot_step(T, W, fb, cid, work):
             do_build(T, W, b, x, work)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def neutral_build_step(T, W, cid):
     """The neutral builds the first display building on its space cid - NBUILD0 (SOLO §3)."""
     b = first_display(T, W)
@@ -183,7 +183,7 @@ def neutral_build_step(T, W, cid):
         pop(W)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def raw_step(T, W, cid, work):
     """Apply one canonical action (no flow advance, no forced END)."""
     fb = top(W)
@@ -259,7 +259,7 @@ def raw_step(T, W, cid, work):
             chain_clear(W)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def advance(T, W, work):
     """Run automatic flow steps until a decision is pending or the game is over."""
     while W[L.FDEPTH] == 0 and W[L.DONE] == 0:
@@ -303,7 +303,7 @@ def advance(T, W, work):
                 pop(W)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def surely_a_choice(W):
     """Cheap sufficient test that more than END is legal (skips most forced-END checks)."""
     fb = top(W)
@@ -321,7 +321,7 @@ def surely_a_choice(W):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def surely_forced(T, W):
     """Cheap sufficient test that END is the only legal action (a turn after its main
     action with no landscape purchase and no conversion possible)."""
@@ -340,7 +340,7 @@ def surely_forced(T, W):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step(T, W, cid, scratch):
     """Apply a canonical action, advance the flow, and take any forced END."""
     work = scratch[I.WORK0:]
@@ -357,7 +357,7 @@ def step(T, W, cid, scratch):
         advance(T, W, work)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init(T, W, scratch):
     """The initial solo state (SOLO §1), advanced to its first decision."""
     work = scratch[I.WORK0:]

@@ -9,7 +9,7 @@ from .. import ids as I
 from .. import layout as L
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def token_yield(T, W, t):
     """Current yield of wheel token t (0 if it is not on the wheel)."""
     pos = W[L.TOK + t]
@@ -18,7 +18,7 @@ def token_yield(T, W, t):
     return T[I.R_WHEEL, (W[L.ARM] - pos) % 13]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wheel_choice_ok(W, t, joker):
     """Is (token, joker) among Wheel.choices(token)?"""
     own = W[L.TOK + t] >= 0
@@ -28,7 +28,7 @@ def wheel_choice_ok(W, t, joker):
     return jok
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wheel_take(T, W, t, joker):
     """Take token t's good (or the joker's): return the yield and reset the indicator."""
     src = -1
@@ -43,7 +43,7 @@ def wheel_take(T, W, t, joker):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rotate(W):
     """Advance the wheel arm one space; an indicator whose reset position it reaches goes (-1)."""
     nxt = (W[L.ARM] + 1) % 13
