@@ -97,7 +97,7 @@ PORTFOLIO = [_variant(3.0, 22.0, 1.0), _variant(3.0, 15.0, 2.0), _TUNED_FRANCE] 
 ]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _beside(T, W, col, row):
     """What the space (col, row) adds to a settlement beside it (RULES §14.3; 0 off the land)."""
     y = cell_index(col, row)
@@ -110,7 +110,7 @@ def _beside(T, W, col, row):
     return (3 if t == L.T_WATER and c == L.C_EMPTY else 0) + dwelling_of(T, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def neighbours_dwelling(T, W, x):
     """kernels.api.neighbour_dwelling without its neighbour buffer (board.neighbours' spaces)."""
     col = cell_col(x)
@@ -124,7 +124,7 @@ def neighbours_dwelling(T, W, x):
             + _beside(T, W, col - 1, row) + _beside(T, W, col + 1, row))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def board_terms(T, W):
     """The evaluation's terms of the spaces: economic + dwelling points (as kernels.api.score),
     empty buildable spaces, forest/moor cards. One pass, no allocation."""
@@ -150,7 +150,7 @@ def board_terms(T, W):
     return econ + dwell, space, feats
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluate_board(T, W, weights, board, space, feats):
     """evaluate() given W's board_terms (the search reuses them when a turn leaves the spaces
     as they were)."""
@@ -172,14 +172,14 @@ def evaluate_board(T, W, weights, board, space, feats):
     return float(total) + left * pot
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluate(T, W, weights):
     """Score so far plus the fading potential of goods, settlement cards and space."""
     board, space, feats = board_terms(T, W)
     return evaluate_board(T, W, weights, board, space, feats)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chamber_progress(T, W):
     """(distinct goods held / 13) ** 2 while a Chamber of Wonders is or will be in reach.
 
