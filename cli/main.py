@@ -329,7 +329,7 @@ def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
         raise click.UsageError("--from-round needs --seed-line")
     seed_list = None
     if seeds is not None:
-        from cli.research import parse_seeds
+        from cli.options import parse_seeds
 
         if click.get_current_context().get_parameter_source("seed").name != "DEFAULT":
             raise click.UsageError("give --seed S or --seeds A,B,C, not both")

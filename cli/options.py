@@ -16,6 +16,19 @@ def _fail(command: str, message: str):
     sys.exit(2)
 
 
+def parse_seeds(text: str, param_hint: str = "--seeds", allow_empty: bool = False) -> list[int]:
+    """A comma-separated list of distinct seeds (BadParameter naming ``param_hint``)."""
+    try:
+        seeds = [int(s) for s in text.split(",") if s.strip() != ""]
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a comma-separated list of integers",
+                                 param_hint=param_hint) from None
+    if (not seeds and not allow_empty) or len(set(seeds)) != len(seeds):
+        raise click.BadParameter("give at least one seed, each once" if not seeds else
+                                 "each seed once", param_hint=param_hint)
+    return seeds
+
+
 def jobs_option(f):
     """Add --jobs N (the local pool's worker processes; on a cluster, tasks at once)."""
     return click.option("--jobs", "workers", type=click.IntRange(min=1), default=None,

@@ -15,6 +15,7 @@ from cli.options import (
     jobs_option,
     load_weights,
     make_backend,
+    parse_seeds,
     weights_option,
 )
 
@@ -154,17 +155,6 @@ def sweep_options(f):
     f = click.option("--seeds", default="0,1,2", show_default=True,
                      help="Comma-separated search seeds; every candidate gets the same seeds.")(f)
     return weights_option(f)
-
-
-def parse_seeds(text: str, param_hint: str = "--seeds") -> list[int]:
-    try:
-        seeds = [int(s) for s in text.split(",") if s.strip() != ""]
-    except ValueError:
-        raise click.BadParameter(f"{text!r} is not a comma-separated list of integers",
-                                 param_hint=param_hint) from None
-    if not seeds or len(set(seeds)) != len(seeds):
-        raise click.BadParameter("give at least one seed, each once", param_hint=param_hint)
-    return seeds
 
 
 def run_jobs(kind: str, task, jobs, run_dir, backend) -> dict:

@@ -8,26 +8,9 @@ from pathlib import Path
 
 import click
 
-from cli.options import cluster_option, jobs_option, make_backend
+from cli.options import _fail, cluster_option, jobs_option, make_backend, parse_seeds
 
 VARIANTS = ("ireland", "france")
-
-
-def _seed_list(text: str, flag: str, allow_empty: bool = False) -> list[int]:
-    try:
-        seeds = [int(s) for s in text.split(",") if s.strip() != ""]
-    except ValueError:
-        raise click.BadParameter(f"{text!r} is not a comma-separated list of integers",
-                                 param_hint=flag) from None
-    if (not seeds and not allow_empty) or len(set(seeds)) != len(seeds):
-        raise click.BadParameter("give at least one seed, each once" if not seeds else
-                                 "each seed once", param_hint=flag)
-    return seeds
-
-
-def _fail(message: str):
-    click.echo(f"ora-solve tune: {message}", err=True)
-    sys.exit(2)
 
 
 @click.command("tune")
@@ -73,8 +56,8 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
     from solver.search.solo import StopOnSignal
 
     settings = T.Settings(variant=variant, generations=generations, population=population,
-                          seeds=_seed_list(seeds, "--seeds"),
-                          holdout=_seed_list(holdout, "--holdout", allow_empty=True),
+                          seeds=parse_seeds(seeds, "--seeds"),
+                          holdout=parse_seeds(holdout, "--holdout", allow_empty=True),
                           beam=beam, seed=seed, compare=compare)
     try:
         settings.check()
@@ -85,7 +68,7 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
         try:
             start = WF.load(start_file, variant).values
         except WF.WeightsError as e:
-            _fail(str(e))
+            _fail("ora-solve tune", str(e))
     # the output, checked before any work
     try:
         if out is not None:
@@ -101,7 +84,7 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
                 False
             records.check_writable(path)
     except records.OutputError as e:
-        _fail(str(e).replace("the record", "the weights file"))
+        _fail("ora-solve tune", str(e).replace("the record", "the weights file"))
     argv = ["ora-solve", "tune", "--variant", variant, "--generations", str(generations),
             "--population", str(population), "--seeds", seeds, "--holdout", holdout,
             "--beam", str(beam), "--seed", str(seed)]
