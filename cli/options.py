@@ -24,8 +24,7 @@ def parse_seeds(text: str, param_hint: str = "--seeds", allow_empty: bool = Fals
         raise click.BadParameter(f"{text!r} is not a comma-separated list of integers",
                                  param_hint=param_hint) from None
     if (not seeds and not allow_empty) or len(set(seeds)) != len(seeds):
-        raise click.BadParameter("give at least one seed, each once" if not seeds else
-                                 "each seed once", param_hint=param_hint)
+        raise click.BadParameter("give at least one seed, each once", param_hint=param_hint)
     return seeds
 
 
