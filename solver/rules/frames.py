@@ -110,11 +110,14 @@ def continuation_from_dict(d: dict) -> Continuation:
 
 # ----- frames ---------------------------------------------------------------------------------
 class Frame(_Record):
-    """A pending decision. ``actor`` is the seat that answers it."""
+    """A pending decision. ``actor`` is the seat that answers it: the attribute ``ACTOR``
+    names (the user of a building or grant, the seat whose turn or phase it is, ...)."""
+
+    ACTOR: ClassVar[str] = "user"
 
     @property
     def actor(self) -> int:
-        return self.user  # type: ignore[attr-defined]
+        return getattr(self, self.ACTOR)
 
 
 @dataclass
@@ -125,14 +128,11 @@ class TurnFrame(Frame):
     """
 
     kind: ClassVar[str] = "turn"
+    ACTOR: ClassVar[str] = "seat"
     OPTIONAL: ClassVar[tuple[str, ...]] = ("bonus",)
     seat: int
     main: bool = False
     bonus: bool = False
-
-    @property
-    def actor(self) -> int:
-        return self.seat
 
 
 @dataclass
@@ -234,11 +234,8 @@ class NeutralBuildFrame(Frame):
     """Solo: the neutral builds every display building where the player says (SOLO §4.2)."""
 
     kind: ClassVar[str] = "neutral_build"
+    ACTOR: ClassVar[str] = "seat"
     seat: int = 0
-
-    @property
-    def actor(self) -> int:
-        return self.seat
 
 
 @dataclass
@@ -246,11 +243,8 @@ class NeutralContractFrame(Frame):
     """Solo: one paid work contract with the neutral prior, or ``SKIP`` (SOLO §4.2)."""
 
     kind: ClassVar[str] = "neutral_contract"
+    ACTOR: ClassVar[str] = "seat"
     seat: int = 0
-
-    @property
-    def actor(self) -> int:
-        return self.seat
 
 
 @dataclass
@@ -258,6 +252,7 @@ class SettleFrame(Frame):
     """A settlement turn: one landscape, one settlement, conversions, ``COMMIT``."""
 
     kind: ClassVar[str] = "settle"
+    ACTOR: ClassVar[str] = "seat"
     OPTIONAL: ClassVar[tuple[str, ...]] = ("hired",)
     seat: int
     bought: bool = False
@@ -266,24 +261,17 @@ class SettleFrame(Frame):
     # still to take (``FREE_USE building``, until COMMIT)
     hired: list | None = None
 
-    @property
-    def actor(self) -> int:
-        return self.seat
-
 
 @dataclass
 class ChooseClergyFrame(Frame):
     """The owner of a hired building chooses which clergyman goes there (RULES §9)."""
 
     kind: ClassVar[str] = "choose_clergy"
+    ACTOR: ClassVar[str] = "chooser"
     chooser: int  # the owner, who answers
     user: int  # the hirer
     owner: int
     loc: list[int]
-
-    @property
-    def actor(self) -> int:
-        return self.chooser
 
 
 FRAME_TYPES: tuple[type[Frame], ...] = (
