@@ -105,3 +105,11 @@ def set_joker(s, value_index: int) -> None:
     """Put the joker where it yields ``values[value_index]``."""
     w = s.g.wheel
     w.tokens["joker"] = (w.arm - value_index) % 13
+
+
+def sweep_table(output: str) -> list[str]:
+    """The rows of a printed sweep table (header, candidate rows, footnotes), without the
+    progress bar before it: what two runs of one sweep must print alike."""
+    lines = output[output.index("  #  best"):].splitlines()
+    return [ln for ln in lines if (ln[:3].strip().isdigit() and ln[3:4] == " ")
+            or ln.lstrip().startswith("#")]

@@ -33,6 +33,7 @@ from cli.main import main
 from solver.research import jobs as J
 from solver.research import positions as P
 from solver.research import sweep as SW
+from tests.helpers import sweep_table
 
 ROOT = Path(__file__).resolve().parent.parent
 LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
@@ -60,12 +61,6 @@ def _args(openings_file) -> list[str]:
             "--beam", "2"]
 
 
-def _table(output: str) -> list[str]:
-    lines = output[output.index("  #  best"):].splitlines()
-    return [ln for ln in lines if (ln[:3].strip().isdigit() and ln[3:4] == " ")
-            or ln.lstrip().startswith("#")]
-
-
 def _rows(path: Path) -> list[dict]:
     """The record's rows without the per-job seconds (wall time, not part of the table)."""
     rows = json.loads(path.read_text())["rows"]
@@ -81,7 +76,7 @@ def local_sweep(openings_file, tmp_path_factory):
     out = tmp_path_factory.mktemp("local") / "local.json"
     res = CliRunner().invoke(main, _args(openings_file) + ["--jobs", "1", "--out", str(out)])
     assert res.exit_code == 0, res.output
-    return {"table": _table(res.output), "rows": _rows(out),
+    return {"table": sweep_table(res.output), "rows": _rows(out),
             "csv": out.with_suffix(".csv").read_text()}
 
 
@@ -153,7 +148,7 @@ def test_cluster_sweep_gives_the_local_table(cluster, openings_file, local_sweep
                              + ["--cluster", cluster["address"], "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert f"Ray cluster at {cluster['address']} (1 nodes, 2 CPUs, 1 per task)" in res.output
-    assert _table(res.output) == local_sweep["table"]
+    assert sweep_table(res.output) == local_sweep["table"]
     assert _rows(out) == local_sweep["rows"]
     assert out.with_suffix(".csv").read_text() == local_sweep["csv"]
     assert len(list((tmp_path / "ray.jobs").glob("job-*.json"))) == 6  # saved as they came
@@ -195,7 +190,7 @@ def test_a_killed_worker_is_retried(cluster, openings_file, local_sweep, tmp_pat
         kill.unlink(missing_ok=True)
     assert res.exit_code == 0, res.output
     assert kill.with_name(kill.name + ".fired").exists()  # a worker did die
-    assert _table(res.output) == local_sweep["table"]
+    assert sweep_table(res.output) == local_sweep["table"]
     assert _rows(out) == local_sweep["rows"]
 
 

@@ -13,6 +13,7 @@ from solver.research import beam_adapter as BA
 from solver.research import jobs as J
 from solver.research import positions as P
 from solver.research import sweep as SW
+from tests.helpers import sweep_table
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD = ROOT / "results" / "ireland-beam100-seed0.json"
@@ -99,12 +100,6 @@ def test_openings_merge_lay_brother_transpositions():
     assert len(SW.from_positions(base, [a, c])) == 2
 
 
-def _table(output: str) -> list[str]:
-    lines = output[output.index("  #  best"):].splitlines()  # (after the progress bar)
-    return [ln for ln in lines if (ln[:3].strip().isdigit() and ln[3:4] == " ")
-            or ln.lstrip().startswith("#")]
-
-
 def _rows(path):
     return [{k: v for k, v in r.items() if k not in ("runs",)} for r in
             json.loads(Path(path).read_text())["rows"]]
@@ -119,7 +114,7 @@ def test_analyse_table_record_csv_chart_and_replay(tmp_path):
     assert [r["best"] for r in rows] == sorted((r["best"] for r in rows), reverse=True)
     assert sum(r["recorded"] for r in rows) == 1
     assert "the turn the position's own line played ranks" in res.output
-    assert len(_table(res.output)) == 1 + 3  # header and --top 3 rows
+    assert len(sweep_table(res.output)) == 1 + 3  # header and --top 3 rows
     with open(out.with_suffix(".csv")) as f:
         assert len(list(csv.DictReader(f))) == 6
     assert out.with_suffix(".png").read_bytes()[:4] == b"\x89PNG"
@@ -148,7 +143,7 @@ def test_analyse_resume_gives_the_same_table(tmp_path):
     c = CliRunner().invoke(main, ANALYSE + ["--jobs", "1", "--out", str(part), "--resume"])
     assert c.exit_code == 0, c.output
     assert f"12 jobs ({len(jobs[::2])} run now)" in c.output
-    assert _table(c.output) == _table(a.output)
+    assert sweep_table(c.output) == sweep_table(a.output)
     assert _rows(part) == _rows(full)
 
 
@@ -158,7 +153,7 @@ def test_analyse_jobs_1_and_2_give_the_same_table(tmp_path):
     a = CliRunner().invoke(main, ANALYSE + ["--jobs", "1", "--out", str(one)])
     b = CliRunner().invoke(main, ANALYSE + ["--jobs", "2", "--out", str(two)])
     assert a.exit_code == 0 and b.exit_code == 0, b.output
-    assert _table(a.output) == _table(b.output)
+    assert sweep_table(a.output) == sweep_table(b.output)
     assert _rows(one) == _rows(two)
 
 
