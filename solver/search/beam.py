@@ -33,7 +33,7 @@ Speed (``ora-solve bench --search`` measures it): the expansion allocates nothin
 skips states and children it has reached before, reuses the legal actions the step generated,
 never generates those of a turn after its main action (the policy allows only END there) and
 reuses the evaluation's board terms while the spaces do not change. A layer's ranking, dedup
-and replay are vectorised or compiled, and lines are kept as parent pointers (``Lines``).
+and replay are vectorised or compiled, and lines are kept as parent pointers (``lines.Lines``).
 The expansion's kernels count no references (``_nrt=False``, see solver/fast/kernels/): perf
 showed half of an expansion's time in the atomic reference counts of the arrays passed to
 each small kernel. A settlement's spaces are valued only where it is offered, and a step's
@@ -57,6 +57,7 @@ from solver.fast.kernels.legal import legal_unsorted
 from solver.fast.kernels.step import advance, raw_step, surely_a_choice, surely_forced
 
 from .common import SearchResult, state_hash
+from .lines import Lines  # noqa: F401 (tests and callers use beam.Lines)
 from .evaluation import PORTFOLIO, board_terms, evaluate, evaluate_board  # noqa: F401
 from .policy import BUILD_CELLS, SETTLE_CELLS, policy_filter  # noqa: F401 (re-exported)
 from .weightsfile import default_portfolio
@@ -494,10 +495,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     if polish_width and not stopped():
         e = FastEngine(variant)
         done = groups
-        chains: list[tuple[int, list[int]]] = []  # (score, line), best first, distinct
-        for r in found:
-            if len(chains) < POLISH_LINES and all(r.line != c[1] for c in chains):
-                chains.append((r.score[0], r.line))
+        chains = polish_chains(found)
         tried = set()
         for line_score, line in chains:
             # each restart polishes the best line of this chain so far
@@ -505,9 +503,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                 if stopped():
                     complete = False
                     break
-                restart = _state_at_round(e, line, rnd)
-                if start is not None and len(restart[1]) < len(start[1]):
-                    restart = start  # never restart before the position searched from
+                restart = polish_restart(e, line, rnd, start)
                 key = tuple(restart[1])
                 if key in tried:  # the same restart again: deterministic, skip it
                     done += 1
@@ -557,32 +553,25 @@ def _state_at_round(e: FastEngine, line: list[int], rnd: int) -> tuple[np.ndarra
     return W, list(line)
 
 
-class Lines:
-    """The action lines of a beam's states, stored as layers of parent pointers: line i of a
-    layer is its parent's line and then this layer's actions of state i (no per-child list
-    copies; a line is only built when it is read)."""
+def polish_chains(found: list[SearchResult]) -> list[tuple[int, list[int]]]:
+    """The endgame polish's chains: (score, line) of the ``POLISH_LINES`` best distinct lines
+    of ``found`` (sorted best first)."""
+    chains: list[tuple[int, list[int]]] = []
+    for r in found:
+        if len(chains) < POLISH_LINES and all(r.line != c[1] for c in chains):
+            chains.append((r.score[0], r.line))
+    return chains
 
-    def __init__(self, roots: list[list[int]], prev: Lines | None = None,
-                 parent: np.ndarray | None = None, flat: np.ndarray | None = None,
-                 offsets: np.ndarray | None = None):
-        self.roots, self.prev, self.parent, self.flat, self.offsets = (roots, prev, parent,
-                                                                        flat, offsets)
 
-    def extend(self, parent: np.ndarray, flat: np.ndarray, offsets: np.ndarray) -> Lines:
-        """The next layer: state j continues line parent[j] by flat[offsets[j]:offsets[j+1]]."""
-        return Lines(self.roots, self, parent, flat, offsets)
-
-    def __getitem__(self, i: int) -> list[int]:
-        parts = []
-        node = self
-        while node.prev is not None:
-            parts.append(node.flat[node.offsets[i]:node.offsets[i + 1]])
-            i = int(node.parent[i])
-            node = node.prev
-        line = list(node.roots[i])
-        for part in reversed(parts):
-            line += part.tolist()
-        return line
+def polish_restart(e: FastEngine, line: list[int], rnd: int,
+                   start: tuple[np.ndarray, list[int]] | None
+                   ) -> tuple[np.ndarray, list[int]]:
+    """Where a polish restart of ``line`` from round ``rnd`` begins: its state at that round,
+    never before the position ``start`` the search began from."""
+    restart = _state_at_round(e, line, rnd)
+    if start is not None and len(restart[1]) < len(start[1]):
+        return start
+    return restart
 
 
 def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: float, salt,

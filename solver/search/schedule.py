@@ -46,7 +46,7 @@ import numpy as np
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
-from .beam import KEEP_PER_PARENT, POLISH_LINES, POLISH_ROUNDS, _beam, _state_at_round, _wide_start
+from .beam import KEEP_PER_PARENT, POLISH_ROUNDS, _beam, _wide_start, polish_chains, polish_restart
 from .common import SearchResult
 from .evaluation import PORTFOLIO
 from .weightsfile import default_portfolio
@@ -182,10 +182,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int
 
     # ----- endgame polish -----------------------------------------------------------------
     e = FastEngine(variant)
-    chains: list[tuple[int, list[int]]] = []
-    for r in found:
-        if len(chains) < POLISH_LINES and all(r.line != c[1] for c in chains):
-            chains.append((r.score[0], r.line))
+    chains = polish_chains(found)
     # the best line's restarts last: time an estimate left over goes to them
     plan = [(c, rnd) for c in reversed(range(len(chains))) for rnd in POLISH_ROUNDS]
     lines = [list(line) for _, line in chains]  # each chain's best line so far
@@ -206,9 +203,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int
             fills += 1
             label = f"polish {i + 1}"
         i += 1
-        restart = _state_at_round(e, lines[c], rnd)
-        if start is not None and len(restart[1]) < len(start[1]):
-            restart = start  # never restart before the position searched from
+        restart = polish_restart(e, lines[c], rnd, start)
         key = tuple(restart[1])
         width = max(1, int(SAFETY * clock.left() / clock.cost(rest, "polish")))
         if width < FILL_GAIN * tried.get(key, 0) or (i > len(plan) and width < PROBE_WIDTH):
