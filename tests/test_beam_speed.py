@@ -15,7 +15,7 @@ from solver.fast.engine import FastEngine
 from solver.fast.kernels.api import legal, score, step
 from solver.search import beam
 from solver.search.common import state_hash
-from solver.search.evaluation import PORTFOLIO, chamber_progress, evaluate
+from solver.search.evaluation import PORTFOLIO, chamber_progress, evaluate, wonder_path
 
 
 def _playout_states(variant, games=6, every=7):
@@ -58,13 +58,17 @@ def _reference_evaluate(T, W, w):
     pot += w[24] * space + w[25] * feats
     if w[27] != 0.0 and W[L.WONDERS] > 0:
         pot += w[27] * chamber_progress(T, W)
+    if w[28] != 0.0 and W[L.WONDERS] > 0:
+        pot += w[28] * wonder_path(T, W)
     return float(sc[0]) + left * pot
 
 
 @pytest.mark.parametrize("variant", ["ireland", "france"])
 def test_one_pass_evaluation_equals_the_score_based_one_bit_for_bit(variant):
     e, states = _playout_states(variant)
-    for w in (PORTFOLIO[0], PORTFOLIO[2]):
+    with_path = PORTFOLIO[0].copy()
+    with_path[28] = 12.0  # the wonder-path term on (the hand-set weightings leave it off)
+    for w in (PORTFOLIO[0], PORTFOLIO[2], with_path):
         for W in states:
             assert evaluate(e.T, W, w) == _reference_evaluate(e.T, W, w)
 

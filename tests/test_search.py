@@ -112,6 +112,64 @@ def test_chamber_progress_counts_kinds_of_goods_while_the_chamber_is_in_reach():
     assert chamber_progress(i.T, _with_goods(i.initial_wide(), 13)) == 0.0
 
 
+def _sacristy_goods(W, book, ceramic, ornament, reliquary, **more):
+    from solver.rules import goods as G
+
+    W = W.copy()
+    W[L.GOODS:L.GOODS + L.N_GOODS] = 0
+    for g, n in ((G.BOOK, book), (G.CERAMIC, ceramic), (G.ORNAMENT, ornament),
+                 (G.RELIQUARY, reliquary)):
+        W[L.GOODS + g] = n
+    for name, n in more.items():
+        W[L.GOODS + G.BY_NAME[name.replace("_", " ")]] = n
+    return W
+
+
+def test_wonder_path_counts_the_sacristy_set_and_the_round_tower_payment_while_in_reach():
+    from solver.rules.cards import BUILDING_IDS
+    from solver.search.evaluation import wonder_path
+
+    f = FastEngine("france")  # the Sacristy only (the Round Tower is Irish)
+    W = f.initial_wide()
+    assert wonder_path(f.T, _sacristy_goods(W, 1, 1, 1, 1)) == 1.0
+    assert wonder_path(f.T, _sacristy_goods(W, 5, 0, 0, 3)) == (2 / 4) ** 2  # kinds, not tiles
+    assert wonder_path(f.T, _sacristy_goods(W, 0, 0, 0, 0)) == 0.0
+    sacristy = BUILDING_IDS.index("G34")
+    for status, reach in ((L.S_DISPLAY, True), (L.S_MINE, True), (L.S_NEUTRAL, True),
+                          (L.S_GONE, False)):
+        X = _sacristy_goods(W, 1, 1, 1, 1)
+        X[L.STATUS + sacristy] = status
+        assert (wonder_path(f.T, X) == 1.0) == reach
+
+    i = FastEngine("ireland")
+    W = i.initial_wide()
+    tower = BUILDING_IDS.index("I35")
+    W[L.STATUS + sacristy] = L.S_GONE  # the Round Tower alone
+    # 5 coins, a whiskey and 2 reliquaries (16 points): a whole payment
+    assert wonder_path(i.T, _sacristy_goods(W, 0, 0, 0, 2, coin=5, whiskey=1)) == 1.0
+    # a 5-coin piece counts as 5 coins; 7 of the 14 points: (1 + 1 + 0.5) / 3
+    got = wonder_path(i.T, _sacristy_goods(W, 2, 1, 0, 0, **{"5_coins": 1, "whiskey": 1}))
+    assert got == pytest.approx((2.5 / 3) ** 2)
+    W[L.STATUS + tower] = L.S_GONE
+    assert wonder_path(i.T, _sacristy_goods(W, 0, 0, 0, 2, coin=5, whiskey=1)) == 0.0
+
+
+def test_wonder_path_weight_adds_to_the_evaluation_only_while_wonders_are_left():
+    from solver.search.evaluation import PORTFOLIO, evaluate
+
+    e = FastEngine("ireland")
+    W = _sacristy_goods(e.initial_wide(), 1, 1, 1, 1)
+    off = PORTFOLIO[0]
+    on = off.copy()
+    on[28] = 20.0
+    left = ((32 - W[L.ROUND] + 1) / 32) ** off[26]
+    assert off[28] == 0.0  # the hand-set weightings leave the term off
+    assert evaluate(e.T, W, on) - evaluate(e.T, W, off) == pytest.approx(left * 20.0)
+    none_left = W.copy()
+    none_left[L.WONDERS] = 0
+    assert evaluate(e.T, none_left, on) == evaluate(e.T, none_left, off)
+
+
 def test_evaluation_values_a_13th_kind_of_goods_only_while_wonders_are_left():
     from solver.search.evaluation import PORTFOLIO, evaluate
 

@@ -134,11 +134,11 @@ def test_the_cli_writes_a_weights_file_that_solo_reproduces(tmp_path, warm_kerne
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda d: d["weights"].pop("wood"), "has 27 weights, expected 28; missing wood"),
+    (lambda d: d["weights"].pop("wood"), "has 28 weights, expected 29; missing wood"),
     (lambda d: d["weights"].update(oak=1.0), "unknown 'oak'"),
     (lambda d: d.update(variant="france"), "holds france weights, not ireland"),
     (lambda d: d["weights"].update(fade=-1), "weight 'fade' is -1"),
-    (lambda d: d.update(weights=[1.0] * 28), "must be an object of 28 named values"),
+    (lambda d: d.update(weights=[1.0] * 29), "must be an object of 29 named values"),
     (lambda d: d.pop("kind"), "is not a weights file"),
 ])
 def test_a_bad_weights_file_exits_2_and_writes_nothing(tmp_path, change, message):
@@ -155,6 +155,18 @@ def test_a_bad_weights_file_exits_2_and_writes_nothing(tmp_path, change, message
         assert r.exit_code == 2, (args, r.output)
         assert message in r.output and r.output.count("\n") == 1, r.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json"]
+
+
+def test_a_weights_file_from_before_the_wonder_path_term_reads_it_as_off(tmp_path):
+    """Files written before a weight was added (tuned/ireland.json among them) keep the
+    evaluation they were tuned under: the missing weight reads as its ADDED_WEIGHTS value."""
+    data = WF.make_file("ireland", PORTFOLIO[0])
+    full = WF.load(_write(tmp_path / "full.json", data), "ireland")
+    del data["weights"]["wonder_path"]
+    w = WF.load(_write(tmp_path / "old.json", data), "ireland")
+    assert np.array_equal(w.values, full.values) and w.values[28] == 0.0
+    data["weights"]["wonder_path"] = 7.5
+    assert WF.load(_write(tmp_path / "new.json", data), "ireland").values[28] == 7.5
 
 
 def test_a_weights_file_that_is_not_json_exits_2(tmp_path):

@@ -17,6 +17,12 @@ game end) **plus** a potential term that looks past the current score:
 * **kinds of goods** while a Chamber of Wonders (France) is in reach and wonders are left:
   ``WONDER_HOPE`` x (kinds held / 13) ** 2. The Chamber turns one tile of each of 13 kinds
   into a 30-point wonder; no per-tile value sees that (``chamber_progress``).
+* **wonder paths** of the Sacristy and the Round Tower while either is in reach and wonders
+  are left: ``WONDER_PATH`` x (progress towards their next wonder) ** 2 (``wonder_path``).
+  The best Ireland lines take four to six wonders through them (a quarter of their
+  points), and like the Chamber's kinds the progress is a set, not a sum of tiles. The
+  hand-set weightings leave it at 0 (their evaluation as before the term existed); tuning
+  sets it (``ora-solve tune --start`` a file with a positive value).
 
 The hand-set weights (``PORTFOLIO``) were set from the card table and adjusted with short
 beam runs; they are plain numpy arrays passed into the kernel, so tuning never touches code.
@@ -36,6 +42,8 @@ from solver.fast.ids import (
     BC_ECON,
     BC_EFFECT,
     E_CHAMBER,
+    E_ROUND_TOWER,
+    E_SACRISTY,
     R_BUILDINGS,
     R_SETTLEMENTS,
     SC_DWELL,
@@ -58,16 +66,20 @@ SETTLEMENT_HOPE = 6.0
 SPACE_VALUE = 1.0
 FEATURE_VALUE = 0.5
 WONDER_HOPE = 30.0
+WONDER_PATH = 0.0  # hand-set: off (see the module docstring)
 ROUNDS = 32.0
 
 # the weights as one array (kernel argument): [0:23] goods, then hope, space, feature, fade,
-# wonder hope
+# wonder hope, wonder path
 FADE = 1.0  # the potential is weighted by (rounds left / 32) ** FADE
 WEIGHTS = np.concatenate([GOOD_VALUE, [SETTLEMENT_HOPE, SPACE_VALUE, FEATURE_VALUE, FADE,
-                                       WONDER_HOPE]])
+                                       WONDER_HOPE, WONDER_PATH]])
 #: the name of each weight, in the kernel's order (weights files name their values by these)
 WEIGHT_NAMES = tuple(n.replace(" ", "_") for n in G.NAMES) + (
-    "settlement_hope", "space", "feature", "fade", "wonder_hope")
+    "settlement_hope", "space", "feature", "fade", "wonder_hope", "wonder_path")
+#: weights added after weights files were first written, with the value that gives the
+#: evaluation those files were tuned under (a file without the name reads as that value)
+ADDED_WEIGHTS = {"wonder_path": 0.0}
 N_WEIGHTS = len(WEIGHT_NAMES)
 assert len(WEIGHTS) == N_WEIGHTS
 
@@ -89,7 +101,7 @@ def _variant(goods_scale: float, hope: float, space: float) -> np.ndarray:
 #: France's 455); the third is a random-search tuning result (France, width 60: 467).
 _TUNED_FRANCE = np.array([2.4, 3.0, 1.5, 1.2, 2.4, 4.5, 2.4, 1.5, 2.4, 3.9, 1.5, 2.4, 1.5, 1.5,
                           4.085, 1.5, 1.8, 2.783, 1.8, 3.6, 2.1, 6.0, 0.0, 20.0, 1.187, 0.5,
-                          1.0, WONDER_HOPE])
+                          1.0, WONDER_HOPE, WONDER_PATH])
 PORTFOLIO = [_variant(3.0, 22.0, 1.0), _variant(3.0, 15.0, 2.0), _TUNED_FRANCE] + [
     _variant(scale, hope, space)
     for scale in (3.0, 3.5, 2.5) for hope in (18.0, 12.0, 25.0) for space in (1.0, 2.0)
@@ -169,6 +181,8 @@ def evaluate_board(T, W, weights, board, space, feats):
     pot += weights[24] * space + weights[25] * feats
     if weights[27] != 0.0 and W[L.WONDERS] > 0:
         pot += weights[27] * chamber_progress(T, W)
+    if weights[28] != 0.0 and W[L.WONDERS] > 0:
+        pot += weights[28] * wonder_path(T, W)
     return float(total) + left * pot
 
 
@@ -210,3 +224,40 @@ def chamber_progress(T, W):
             kinds += 1
     kinds = min(kinds, 13)
     return kinds * kinds / 169.0
+
+
+@njit(cache=True, _nrt=False)
+def _in_reach(T, W, effect):
+    """Whether the building with ``effect`` is in the game and not covered (in its stack, on
+    display, built by the player or by the neutral, whose buildings a work contract uses)."""
+    for b in range(L.N_BUILDINGS):
+        if T[R_BUILDINGS + b, BC_EFFECT] == effect:
+            st = W[L.STATUS + b]
+            return st == L.S_STACK or st == L.S_DISPLAY or st == L.S_MINE or st == L.S_NEUTRAL
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def wonder_path(T, W):
+    """(progress towards the next wonder) ** 2 of the Sacristy and the Round Tower, the
+    better of the two in reach (0 if neither is).
+
+    * Sacristy (G34): 1 book, 1 ceramic, 1 ornament, 1 reliquary make a wonder: the share
+      of the four kinds held.
+    * Round Tower (I35, Ireland): 5 coins, 1 whiskey and other goods worth 14 points: the
+      mean of the three shares (coins counted to 5, the whiskey, the points of books,
+      ceramics, ornaments and reliquaries counted to 14).
+    """
+    best = 0.0
+    g = W[L.GOODS:L.GOODS + L.N_GOODS]
+    if _in_reach(T, W, E_SACRISTY):
+        kinds = ((1 if g[G.BOOK] > 0 else 0) + (1 if g[G.CERAMIC] > 0 else 0)
+                 + (1 if g[G.ORNAMENT] > 0 else 0) + (1 if g[G.RELIQUARY] > 0 else 0))
+        best = (kinds / 4.0) ** 2
+    if _in_reach(T, W, E_ROUND_TOWER):
+        coins = min(5, g[G.COIN] + 5 * g[G.NICKEL]) / 5.0
+        whiskey = 1.0 if g[G.WHISKEY] > 0 else 0.0
+        points = min(14, 2 * g[G.BOOK] + 3 * g[G.CERAMIC] + 4 * g[G.ORNAMENT]
+                     + 8 * g[G.RELIQUARY]) / 14.0
+        best = max(best, ((coins + whiskey + points) / 3.0) ** 2)
+    return best

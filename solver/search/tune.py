@@ -11,8 +11,9 @@ hand-set weighting, or ``--start FILE``): weight i = start_i x exp(z_i), and eve
 value also x exp(z_goods) (one log-scale for all goods: the measured sensitivity of the
 evaluation is mostly the value of stock against points already scored). Each z is bounded to
 +-``BOUND`` (a factor of 8) and has its own initial sigma (``SIGMA``). A weight that is 0 in
-the start (the wonder tile's value) stays 0, and so does ``wonder_hope`` in Ireland (it has no
-Chamber of Wonders: the term is always 0 there).
+the start (the wonder tile's value, ``wonder_path`` of the hand-set weightings) stays 0, and
+so does ``wonder_hope`` in Ireland (it has no Chamber of Wonders: the term is always 0
+there). To tune a term the start leaves at 0, start from a file that sets it.
 
 **Cross-entropy method.** Generation g samples ``population - 1`` candidates around the mean
 (antithetic pairs, mean +- sigma x eps) plus the mean itself; the best ``ELITE`` share of
@@ -36,10 +37,10 @@ import numpy as np
 from .evaluation import N_WEIGHTS, PORTFOLIO, WEIGHT_NAMES
 
 N_GOODS = 23
-I_HOPE, I_SPACE, I_FEATURE, I_FADE, I_WONDER = range(23, 28)
+I_HOPE, I_SPACE, I_FEATURE, I_FADE, I_WONDER, I_WONDER_PATH = range(23, 29)
 BOUND = float(np.log(8.0))  # each log-multiplier within +-log 8
 SIGMA = {"goods_scale": 0.3, "good": 0.2, "settlement_hope": 0.35, "space": 0.35,
-         "feature": 0.35, "fade": 0.25, "wonder_hope": 0.35}
+         "feature": 0.35, "fade": 0.25, "wonder_hope": 0.35, "wonder_path": 0.35}
 ELITE = 0.3  # share of a generation that sets the next distribution
 SMOOTHING = 0.7  # new sigma^2 = s * elite variance + (1 - s) * old sigma^2
 SIGMA_FLOOR = 0.25  # sigma never falls below this share of its start

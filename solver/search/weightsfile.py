@@ -8,7 +8,9 @@ A weights file (JSON, written by ``ora-solve tune``, read by ``--weights FILE``)
      "tuning": {...}}
 
 The weights are named (``evaluation.WEIGHT_NAMES``), never positional, so a file stays
-readable and a change of the kernel's layout is caught instead of silently misread. The
+readable and a change of the kernel's layout is caught instead of silently misread. A weight
+added to the evaluation later (``evaluation.ADDED_WEIGHTS``) may be missing from a file
+written before it: it reads as the value that gives the evaluation of that time. The
 ``tuning`` record (the command, commit, seeds, per-generation scores and the held-out
 comparison with the hand-set portfolio) is optional for loading.
 
@@ -32,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .evaluation import N_WEIGHTS, PORTFOLIO, WEIGHT_NAMES
+from .evaluation import ADDED_WEIGHTS, N_WEIGHTS, PORTFOLIO, WEIGHT_NAMES
 
 KIND = "ora-solve evaluation weights"
 FORMAT = 1
@@ -70,10 +72,12 @@ def from_named(named, where: str) -> np.ndarray:
     if not isinstance(named, dict):
         raise WeightsError(f"{where}: 'weights' must be an object of {N_WEIGHTS} named "
                            f"values, not a {type(named).__name__}")
+    given = len(named)
+    named = {n: v for n, v in ADDED_WEIGHTS.items() if n not in named} | named
     missing = [n for n in WEIGHT_NAMES if n not in named]
     unknown = sorted(k for k in named if k not in WEIGHT_NAMES)
     if missing or unknown:
-        parts = [f"has {len(named)} weights, expected {N_WEIGHTS}"]
+        parts = [f"has {given} weights, expected {N_WEIGHTS}"]
         if missing:
             parts.append("missing " + ", ".join(missing))
         if unknown:
