@@ -30,6 +30,9 @@ VARIANTS = ("ireland", "france")
 @cluster_option
 @click.option("--start", "start_file", type=click.Path(dir_okay=False), default=None,
               help="Start from this weights file (default: the first hand-set weighting).")
+@click.option("--start-best", is_flag=True, default=False,
+              help="Start from the hand-set weighting that scores best on the training seeds "
+                   "(each is scored there first).")
 @click.option("--compare", type=click.IntRange(min=1), default=None,
               help="Compare with only the first N hand-set weightings on the held-out seeds "
                    "(default: all; the weights count as beating the hand-set portfolio only "
@@ -40,7 +43,7 @@ VARIANTS = ("ireland", "france")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the tuner's sampling.")
 def tune(variant, generations, population, seeds, holdout, beam, workers, cluster, start_file,
-         compare, out, seed):
+         start_best, compare, out, seed):
     """Tune the evaluation's weights by the cross-entropy method on short paired beams.
 
     Writes a weights file (for --weights FILE of solo, openings and analyse) with its tuning
@@ -58,7 +61,9 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
     settings = T.Settings(variant=variant, generations=generations, population=population,
                           seeds=parse_seeds(seeds, "--seeds"),
                           holdout=parse_seeds(holdout, "--holdout", allow_empty=True),
-                          beam=beam, seed=seed, compare=compare)
+                          beam=beam, seed=seed, compare=compare, start_best=start_best)
+    if start_best and start_file is not None:
+        raise click.UsageError("--start FILE and --start-best exclude each other")
     try:
         settings.check()
     except ValueError as e:
@@ -90,6 +95,8 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
             "--beam", str(beam), "--seed", str(seed)]
     if start_file is not None:
         argv += ["--start", start_file]
+    if start_best:
+        argv += ["--start-best"]
     if compare is not None:
         argv += ["--compare", str(compare)]
     if out is not None:
@@ -107,11 +114,18 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
                               file=sys.stderr, dynamic_ncols=True)}
 
     def progress(event, name=None, done=False, total=None):
-        if event == "phase":
+        if event == "phase" and name == "start":
+            bars["start"] = tqdm(total=total, desc=f"start {variant} (hand-set)", unit=" beam",
+                                 file=sys.stderr, dynamic_ncols=True)
+        elif event == "phase":
             bars["candidate"].close()
             bars["holdout"] = tqdm(total=total, desc=f"held-out {variant}", unit=" beam",
                                    file=sys.stderr, dynamic_ncols=True)
+        elif event == "start":
+            bars["start"].update(1)
         elif event == "candidate":
+            if "start" in bars:
+                bars.pop("start").close()
             if done:
                 bars["candidate"].update(1)
                 if tuner.best is not None:
@@ -154,6 +168,10 @@ def _summary(t: dict, path) -> None:
     click.echo(f"tune {t['variant']}: start {t['start_training']['mean'] if t['start_training'] else '-'}"
                f" -> best {t['best_training']['mean']} on training seeds {t['training_seeds']} "
                f"(generation {t['best_training']['generation']}), {t['tuning_seconds']} s")
+    if t.get("start_selection"):
+        sel = t["start_selection"]
+        click.echo(f"  start: hand-set #{sel['index']}, the best of {len(sel['means'])} on the "
+                   f"training seeds (mean {sel['means'][sel['index']]})")
     for h in t["history"]:
         click.echo(f"  generation {h['generation']}: best {h['best']}, mean {h['mean']}, "
                    f"best so far {h['best_so_far']}")

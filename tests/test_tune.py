@@ -61,6 +61,26 @@ def test_tuner_is_deterministic_whatever_the_workers(warm_kernels):
         assert a[k] == b[k]
 
 
+def test_start_best_starts_from_the_hand_set_weighting_best_on_the_training_seeds(warm_kernels):
+    s = _tiny(generations=1, population=2, seeds=[11], start_best=True)
+    rec = T.Tuner(s, BAD, LocalBackend(1)).run()
+    sel = rec["start_selection"]
+    direct = [T.beam_score({"variant": "ireland", "width": 2, "seed": 11,
+                            "weights": list(w)})["score"] for w in PORTFOLIO]
+    assert sel["means"] == direct  # every hand-set weighting, scored on the training seed
+    assert sel["index"] == direct.index(max(direct))  # the best, the first of equals
+    assert rec["start_weights"] == WF.to_named(PORTFOLIO[sel["index"]])  # not BAD
+    assert rec["start_training"]["mean"] == max(direct)  # generation 0's mean is the start
+
+
+def test_start_best_and_a_start_file_exclude_each_other(tmp_path):
+    f = _write(tmp_path / "w.json", WF.make_file("ireland", PORTFOLIO[0]))
+    r = CliRunner().invoke(main, ["tune", "--variant", "ireland", "--start", f, "--start-best",
+                                  "--out", str(tmp_path / "o.json")])
+    assert r.exit_code == 2 and "exclude each other" in r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.json"]
+
+
 def test_the_sampling_is_seeded():
     def first(seed):
         return [c.w for c in T.Tuner(_tiny(seed=seed), PORTFOLIO[0], None).sample(0)]
