@@ -45,12 +45,16 @@ import numpy as np
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
+from . import rollout as R
 from . import turns as U
 from .beam import MAXD, expand, replay
 from .common import SearchResult, state_hash
 from .weightsfile import default_portfolio
 
 DEFAULT_SIMULATIONS = 16  # simulations per decision of `ora-solve solo --mcts`
+PLAYOUT_WIDTH = 5  # width of a playout's beam (rollout.py; 1: greedy)
+GAME_TURNS = 78  # turns (decisions) in a solo game, about
+NOISE = 0.05  # a playout's seeded tie-breaking of the evaluation (rollout.py)
 TREE_CHILDREN = 8  # children per tree node, the best by the evaluation
 BATCH = 8  # playouts run in parallel per batch (fixed: the line does not depend on threads)
 C = 0.3  # exploration constant
@@ -75,9 +79,15 @@ class FastTurnGame(TurnGame):
     """The fast solo engine's turns (wide states) as a TurnGame."""
 
     def __init__(self, variant: str, tree_children: int = TREE_CHILDREN,
-                 portfolio: list[np.ndarray] | None = None):
+                 portfolio: list[np.ndarray] | None = None, width: int = PLAYOUT_WIDTH,
+                 noise: float = NOISE):
+        if not 1 <= width <= R.MAX_WIDTH:
+            raise ValueError(f"a playout's width is 1 to {R.MAX_WIDTH}, not {width}")
         self.e = FastEngine(variant)
         self.k = tree_children
+        self.width = width
+        self.noise = noise
+        self.generated = 0  # children the playouts generated
         self.weights = np.array(default_portfolio(variant) if portfolio is None else portfolio,
                                 dtype=np.float64)
         self.scratch = np.zeros(self.e.buf.shape[0], dtype=np.int64)
@@ -117,7 +127,10 @@ class FastTurnGame(TurnGame):
         lines = np.zeros((B, U.MAX_LINE), dtype=np.int64)
         lens = np.zeros(B, dtype=np.int64)
         scores = np.zeros(B, dtype=np.int64)
-        U.playouts(self.e.T, starts, self.weights, wsel, 1, 0.0, sw, lines, lens, scores)
+        gen = np.zeros(B, dtype=np.int64)
+        R.beam_playouts(self.e.T, starts, self.weights, wsel, self.width, self.noise, sw,
+                        lines, lens, scores, gen)
+        self.generated += int(gen.sum())
         return [(float(scores[b]), lines[b, : lens[b]].tolist()) for b in range(B)]
 
     def next_turn(self, W, actions):
@@ -262,7 +275,8 @@ class MCTS:
 def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, seed: int = 0,
                 time_limit: float | None = None, progress=None,
                 start: tuple[np.ndarray, list[int]] | None = None, stop=None,
-                portfolio: list[np.ndarray] | None = None) -> SearchResult:
+                portfolio: list[np.ndarray] | None = None, width: int = PLAYOUT_WIDTH,
+                batch: int = BATCH) -> SearchResult:
     """Play a whole solo game with ``budget`` simulations per turn; the best line found.
 
     ``start`` (a state at the start of a turn and the line that reached it, as
@@ -272,8 +286,8 @@ def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, see
     ``weightsfile.default_portfolio(variant)``)."""
     if budget < 1:
         raise ValueError("MCTS budget must be at least 1 simulation per decision")
-    game = FastTurnGame(variant, portfolio=portfolio)
-    m = MCTS(game, seed)
+    game = FastTurnGame(variant, portfolio=portfolio, width=width)
+    m = MCTS(game, seed, batch=batch)
     t0 = time.perf_counter()
     W = game.initial() if start is None else start[0].copy()
     line: list[int] = [] if start is None else list(start[1])
@@ -291,9 +305,10 @@ def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, see
                 game.e.step_wide(W, a)
             line += rest
             break
+        todo = _turns_left(game, W, m.best[1][len(line):]) if m.best else GAME_TURNS
+        game.width = playout_width(width, todo)
         if left is not None:
             # an equal share of the time left for each turn the best line still has
-            todo = _turns_left(game, W, m.best[1][len(line):]) if m.best else 80
             deadline = time.perf_counter() + max(0.0, left) / max(1, todo)
         m.run(W, line, budget, deadline, stop)
         path, W = m.commit(W, line)
@@ -310,6 +325,13 @@ def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, see
     assert m.best is None or score[0] == m.best[0], "the committed line is the best line"
     return SearchResult(variant, score, line, m.simulations, turns, time.perf_counter() - t0,
                         complete, trace)
+
+
+def playout_width(start_width: int, turns_left: int) -> int:
+    """The playouts' width with ``turns_left`` turns to go: ``start_width`` at the start of
+    the game, then growing as the game shortens so that a playout costs about as much as at
+    the start (at most rollout.MAX_WIDTH)."""
+    return max(1, min(R.MAX_WIDTH, round(start_width * GAME_TURNS / max(1, turns_left))))
 
 
 def _turns_left(game: FastTurnGame, W, actions) -> int:
