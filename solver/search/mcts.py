@@ -6,13 +6,21 @@ children are its ``TREE_CHILDREN`` best children by the evaluation, tried best f
 search is written against a small protocol (:class:`TurnGame`), so the same code runs on the
 fast solo engine (:class:`FastTurnGame`) and on hand-built test games.
 
-* **Playouts** from a leaf are guided by the evaluation: each turn takes the best child under
-  one weighting of the beam's portfolio (evaluation.PORTFOLIO), a different weighting for
-  each simulation (its seed picks it), so the playouts follow different plans. They are
-  compiled (turns.playouts) and run in parallel, a batch of ``BATCH`` leaves at a time
-  (leaf parallelism; the leaves of a batch are chosen with a virtual visit each, so they
-  differ). The tree itself is Python: one simulation's tree work takes microseconds, its
-  playout tens of milliseconds of expansions, so compiling the tree would not pay.
+* **Playouts** from a leaf are narrow beams (rollout.py): the beam search's layers (its turn
+  expansion, its selection of the best distinct children) at a small width, under one
+  weighting of the beam's portfolio (evaluation.PORTFOLIO), a different weighting for each
+  simulation (its seed picks it), so the playouts follow different plans; a playout's
+  result is its best finished line. The width grows as the game shortens
+  (:func:`playout_width`: ``PLAYOUT_WIDTH`` at the start, ``PLAYOUT_WIDTH x GAME_TURNS /
+  turns left`` later, at most rollout.MAX_WIDTH), so every decision costs about the same and
+  the last turns are searched by wide beams, as the beam's endgame polish does. Playouts are
+  compiled and run in parallel, a batch of ``BATCH`` leaves at a time (leaf parallelism; the
+  leaves of a batch are chosen with a virtual visit each, so they differ). The tree itself
+  is Python: one simulation's tree work takes microseconds, its playout a second of
+  expansions, so compiling the tree would not pay.
+* **Prior**: a node's children are tried best first by the evaluation before UCT chooses
+  among them (progressive widening by the prior), so a decision's first simulations go to
+  the turns the evaluation likes.
 * **Max backup**: every node keeps the best final score below it and the mean; selection is
   UCT on ``q = MIX * best + (1 - MIX) * mean``, normalised by the lowest and highest scores
   seen, plus ``C * sqrt(ln N / n)`` (Schadd et al. 2008, without the variance term).
@@ -20,8 +28,10 @@ fast solo engine (:class:`FastTurnGame`) and on hand-built test games.
   state share a node.
 * **Decisions**: one per turn. After ``budget`` simulations the search commits the next turn of
   the best line seen so far (which runs through the root child of the highest best score) and
-  re-roots there, keeping the subtree. The result is that best line, complete: with a time
-  limit, the remaining turns follow it once time is up.
+  re-roots there, keeping the subtree. The result is that best line, complete, so it is never
+  worse than the best playout seen. With a time limit each decision gets an equal share of
+  the time left for the turns the best line still has (the simulations stop at that share or
+  at ``budget``), and once time is up the remaining turns follow the best line.
 
 Measured at e594ea3 (``ora-solve solo --variant V --mcts``, 16 simulations per turn, seed 0,
 machine loaded by six other jobs): Ireland 449 (683 s, with compiling), France 473 (325 s),
@@ -52,7 +62,7 @@ from .common import SearchResult, state_hash
 from .weightsfile import default_portfolio
 
 DEFAULT_SIMULATIONS = 16  # simulations per decision of `ora-solve solo --mcts`
-PLAYOUT_WIDTH = 5  # width of a playout's beam (rollout.py; 1: greedy)
+PLAYOUT_WIDTH = 5  # width of a playout's beam at the start of the game (rollout.py; 1: greedy)
 GAME_TURNS = 78  # turns (decisions) in a solo game, about
 NOISE = 0.05  # a playout's seeded tie-breaking of the evaluation (rollout.py)
 TREE_CHILDREN = 8  # children per tree node, the best by the evaluation
