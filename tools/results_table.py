@@ -44,9 +44,16 @@ variants pass 500 from width 500 on; width 10000 reaches 536 (France, 12.6 minut
 groups and the polish are what make the wider searches reliable.
 
 MCTS over whole turns (`solver/search/mcts.py`; rows "sims/turn"): the tree's edges are the
-beam's turns, playouts play the best turn under one of the beam's evaluation weightings each,
-max backup; one decision per turn. The "sims/command" rows are the command-level MCTS it
-replaced (uniformly random rollouts, about 200 points at 1000 simulations per command).
+beam's turns, max backup, one decision per turn. Its playouts are narrow beams (rows "beam
+playouts from width W": width W at the start, growing as the game shortens, see
+`solver/search/rollout.py`); the rows "greedy playouts" are the earlier MCTS whose playouts
+played the best turn under one weighting. The "sims/command" rows are the command-level MCTS
+before both (uniformly random rollouts, about 200 points at 1000 simulations per command).
+The default `ora-solve solo --variant V --mcts` (16 simulations per turn, beam playouts from
+width 7, commit 2662744) scored Ireland 509 / 470 and France 486 / 504 for seeds 0 / 1, in
+175-366 s each (run alone under the timed lock, warm kernels; the France records say
+`-dirty` for an edit to the top-level README.md made while they ran, no code). The width-5
+Ireland row is the same command at 8524fe2, before the default width went from 5 to 7.
 NRPA rows (`solver/search/nrpa.py`) started from a beam line and searched the rounds from
 `from_round` on; their `stages` field lists each top-level iteration.
 
@@ -90,7 +97,7 @@ def main() -> int:
                      s["economic"], s["dwelling"], r["wall_seconds"], r["nodes"],
                      r["commit"][:7] + ("-dirty" if r["commit"].endswith("-dirty") else ""),
                      path.name, size))
-    rows.sort(key=lambda x: (x[0], x[1], x[12], x[3]))
+    rows.sort(key=lambda x: (x[0], x[1], x[12], x[2], x[3]))
     lines = [HEADER]
     for row in rows:
         lines.append("| " + " | ".join(str(v) for v in row[:11]) + f" | `{row[11]}` |\n")

@@ -33,12 +33,17 @@ fast solo engine (:class:`FastTurnGame`) and on hand-built test games.
   the time left for the turns the best line still has (the simulations stop at that share or
   at ``budget``), and once time is up the remaining turns follow the best line.
 
-Measured at e594ea3 (``ora-solve solo --variant V --mcts``, 16 simulations per turn, seed 0,
-machine loaded by six other jobs): Ireland 449 (683 s, with compiling), France 473 (325 s),
-against about 200 for the command-level MCTS with random rollouts it replaced. At 8
-simulations Ireland scored 482: the score is noisy in the budget, and short of the 500 the
-beam reaches. Most of the gain comes in the first turns (Ireland: 429 after 10 turns, 449 at
-the end): the greedy playouts, 260-390 points each, are what limits it.
+Measured at 2662744 (``ora-solve solo --variant V --mcts``: 16 simulations per turn, playouts
+from width 7; each run alone under the timed lock, warm kernels, records
+results/*-mcts16-seed*.json): Ireland 509 (366 s) and 470 (247 s), France 486 (175 s) and
+504 (175 s) for seeds 0 and 1, so two of the four reach 500, each well inside 10 minutes. At
+width 5 (8524fe2) Ireland seed 0 scored 497 in 296 s. The greedy playouts before them
+(e594ea3, records *-mcts16greedy-*) scored Ireland 449 / 451 and France 473 / 459, and the
+command-level MCTS with random rollouts about 200. The best line grows all game (Ireland
+seed 0: 481 after 10 turns, 498 after 30, 509 after 60; France seed 1: 445, 471, 501): the
+first decisions find the plan, the wide late playouts polish the ending. The score is
+noisy in the seed (470 to 509 in one variant) and the runs use a third to two thirds of the
+10 minutes, so a wider start width would fit, untested on held-out seeds.
 
 Deterministic for a given seed: a simulation's playout depends on its seed only, and a batch's
 leaves on the tree, so the line does not depend on the number of threads either.
