@@ -85,7 +85,7 @@ def test_width_one_playout_is_the_greedy_line():
 def test_beam_playout_line_replays_to_its_score_and_wider_searches_more(variant):
     W, _ = _late_start(variant)
     sc4, line4, gen4 = _playout(variant, W, 4)
-    sc1, _, gen1 = _playout(variant, W, 1)
+    _, _, gen1 = _playout(variant, W, 1)
     X, total = _replayed(variant, W, line4)
     assert X[L.DONE] == 1 and total == sc4
     assert gen4 > 2 * gen1
