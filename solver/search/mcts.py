@@ -231,10 +231,11 @@ class MCTS:
         return keys, actions
 
     def run(self, root_state, root_line: list[int], simulations: int,
-            deadline: float | None = None, stop=None) -> int:
+            deadline: float | None = None, stop=None, on_batch=None) -> int:
         """Run up to ``simulations`` simulations from ``root_state`` (reached by
         ``root_line``), stopping at ``deadline`` (perf_counter) or once ``stop()`` is true
-        and a line is known; returns how many ran."""
+        and a line is known (``on_batch()``, if given, after each batch); returns how many
+        ran."""
         root = self.node(root_state)
         done = 0
         while done < simulations:
@@ -263,6 +264,8 @@ class MCTS:
                 if self.best is None or r > self.best[0]:
                     self.best = (r, root_line + actions + tail)
             self.simulations += len(picks)
+            if on_batch is not None:
+                on_batch()
             done += len(picks)
         return done
 
@@ -325,7 +328,9 @@ def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, see
         if left is not None:
             # an equal share of the time left for each turn the best line still has
             deadline = time.perf_counter() + max(0.0, left) / max(1, todo)
-        m.run(W, line, budget, deadline, stop)
+        # the progress bar moves after every batch: a decision can take seconds
+        m.run(W, line, budget, deadline, stop,
+              None if progress is None else (lambda W=W, t=turns: progress(W, t)))
         path, W = m.commit(W, line)
         line += list(path)
         turns += 1
