@@ -12,6 +12,7 @@ import json
 import pathlib
 
 RESULTS = pathlib.Path(__file__).resolve().parent.parent / "results"
+DEFAULT_TIME_LIMIT = 600.0  # `ora-solve solo`'s time limit without --beam/--mcts/--nrpa
 
 HEADER = """# Results
 
@@ -33,7 +34,8 @@ already compiled. The commit column is the code that found the line. Records wit
 
 
 FOOTER = """
-The width-2000 rows are the default command, `ora-solve solo --variant V`. Width 100 is a
+The width-2000 rows are `ora-solve solo --variant V --beam 2000` (the default command until
+it became time-budgeted). Width 100 is a
 single group and has no endgame polish; wider beams run one group per 100 of width (at most
 21, one per portfolio weighting: 5 groups of 100 at width 500, 20 of 100 at width 2000, 21 of
 476 at width 10000) and then the polish at half the width (see solver/search/beam.py). Both
@@ -42,11 +44,24 @@ variants pass 500 from width 500 on; width 10000 reaches 536 (France, 12.6 minut
 groups and the polish are what make the wider searches reliable.
 
 MCTS over whole turns (`solver/search/mcts.py`; rows "sims/turn"): the tree's edges are the
-beam's turns, playouts play the best turn under one of the beam's evaluation weightings each,
-max backup; one decision per turn. The "sims/command" rows are the command-level MCTS it
-replaced (uniformly random rollouts, about 200 points at 1000 simulations per command).
+beam's turns, max backup, one decision per turn. Its playouts are narrow beams (rows "beam
+playouts from width W": width W at the start, growing as the game shortens, see
+`solver/search/rollout.py`); the rows "greedy playouts" are the earlier MCTS whose playouts
+played the best turn under one weighting. The "sims/command" rows are the command-level MCTS
+before both (uniformly random rollouts, about 200 points at 1000 simulations per command).
+The default `ora-solve solo --variant V --mcts` (16 simulations per turn, beam playouts from
+width 7, commit 2662744) scored Ireland 509 / 470 and France 486 / 504 for seeds 0 / 1, in
+175-366 s each (run alone under the timed lock, warm kernels; the France records say
+`-dirty` for an edit to the top-level README.md made while they ran, no code). The width-5
+Ireland row is the same command at 8524fe2, before the default width went from 5 to 7.
 NRPA rows (`solver/search/nrpa.py`) started from a beam line and searched the rounds from
 `from_round` on; their `stages` field lists each top-level iteration.
+
+`sweeps/` holds comparison sweeps (`ora-solve openings`, `ora-solve analyse`): each JSON record
+keeps every job's full line from the initial state with its command and commit, so
+`ora-solve replay sweeps/FILE.json` confirms all of them; the CSV, PNG and SVG beside it are
+drawn from that record. `openings-ireland-t2-beam20` is the full two-turn Ireland sweep (282
+openings x seeds 0,1,2 at width 20; see README "For researchers").
 """
 
 
@@ -59,21 +74,30 @@ def main() -> int:
         if r["algorithm"] == "mcts":
             # records before the turn-level MCTS (no "decision" field) searched commands
             budget = f"{size} sims/{p.get('decision', 'command, old MCTS')}"
+            if p.get("playout_width"):
+                budget += f", beam playouts from width {p['playout_width']}"
+            elif "decision" in p:
+                budget += ", greedy playouts"
         elif r["algorithm"] == "nrpa":
             budget = f"level {size} x {p.get('iterations')} iterations"
             if p.get("seed_line"):
                 budget += f", from {p['seed_score']} (`{pathlib.Path(p['seed_line']).name}`"
                 budget += f", round {p['from_round']} on)" if p.get("from_round") else ")"
+        elif p.get("schedule") == "time":
+            size = 10 ** 9 + p["time_limit"]  # after the fixed widths
+            budget = f"time limit {p['time_limit']:g} s (timed schedule)"
+            if p["time_limit"] == DEFAULT_TIME_LIMIT:
+                budget = "default command: " + budget
         else:
             budget = f"width {size}"
-        if p.get("time_limit"):
+        if p.get("time_limit") and p.get("schedule") != "time":
             budget += f", limit {p['time_limit']} s"
         s = r["score"]
         rows.append((r["variant"], r["algorithm"], budget, r["seed"], s["total"], s["goods"],
                      s["economic"], s["dwelling"], r["wall_seconds"], r["nodes"],
                      r["commit"][:7] + ("-dirty" if r["commit"].endswith("-dirty") else ""),
                      path.name, size))
-    rows.sort(key=lambda x: (x[0], x[1], x[12], x[3]))
+    rows.sort(key=lambda x: (x[0], x[1], x[12], x[2], x[3]))
     lines = [HEADER]
     for row in rows:
         lines.append("| " + " | ".join(str(v) for v in row[:11]) + f" | `{row[11]}` |\n")

@@ -6,13 +6,21 @@ children are its ``TREE_CHILDREN`` best children by the evaluation, tried best f
 search is written against a small protocol (:class:`TurnGame`), so the same code runs on the
 fast solo engine (:class:`FastTurnGame`) and on hand-built test games.
 
-* **Playouts** from a leaf are guided by the evaluation: each turn takes the best child under
-  one weighting of the beam's portfolio (evaluation.PORTFOLIO), a different weighting for
-  each simulation (its seed picks it), so the playouts follow different plans. They are
-  compiled (turns.playouts) and run in parallel, a batch of ``BATCH`` leaves at a time
-  (leaf parallelism; the leaves of a batch are chosen with a virtual visit each, so they
-  differ). The tree itself is Python: one simulation's tree work takes microseconds, its
-  playout tens of milliseconds of expansions, so compiling the tree would not pay.
+* **Playouts** from a leaf are narrow beams (rollout.py): the beam search's layers (its turn
+  expansion, its selection of the best distinct children) at a small width, under one
+  weighting of the beam's portfolio (evaluation.PORTFOLIO), a different weighting for each
+  simulation (its seed picks it), so the playouts follow different plans; a playout's
+  result is its best finished line. The width grows as the game shortens
+  (:func:`playout_width`: ``PLAYOUT_WIDTH`` at the start, ``PLAYOUT_WIDTH x GAME_TURNS /
+  turns left`` later, at most rollout.MAX_WIDTH), so every decision costs about the same and
+  the last turns are searched by wide beams, as the beam's endgame polish does. Playouts are
+  compiled and run in parallel, a batch of ``BATCH`` leaves at a time (leaf parallelism; the
+  leaves of a batch are chosen with a virtual visit each, so they differ). The tree itself
+  is Python: one simulation's tree work takes microseconds, its playout a second of
+  expansions, so compiling the tree would not pay.
+* **Prior**: a node's children are tried best first by the evaluation before UCT chooses
+  among them (progressive widening by the prior), so a decision's first simulations go to
+  the turns the evaluation likes.
 * **Max backup**: every node keeps the best final score below it and the mean; selection is
   UCT on ``q = MIX * best + (1 - MIX) * mean``, normalised by the lowest and highest scores
   seen, plus ``C * sqrt(ln N / n)`` (Schadd et al. 2008, without the variance term).
@@ -20,15 +28,22 @@ fast solo engine (:class:`FastTurnGame`) and on hand-built test games.
   state share a node.
 * **Decisions**: one per turn. After ``budget`` simulations the search commits the next turn of
   the best line seen so far (which runs through the root child of the highest best score) and
-  re-roots there, keeping the subtree. The result is that best line, complete: with a time
-  limit, the remaining turns follow it once time is up.
+  re-roots there, keeping the subtree. The result is that best line, complete, so it is never
+  worse than the best playout seen. With a time limit each decision gets an equal share of
+  the time left for the turns the best line still has (the simulations stop at that share or
+  at ``budget``), and once time is up the remaining turns follow the best line.
 
-Measured at e594ea3 (``ora-solve solo --variant V --mcts``, 16 simulations per turn, seed 0,
-machine loaded by six other jobs): Ireland 449 (683 s, with compiling), France 473 (325 s),
-against about 200 for the command-level MCTS with random rollouts it replaced. At 8
-simulations Ireland scored 482: the score is noisy in the budget, and short of the 500 the
-beam reaches. Most of the gain comes in the first turns (Ireland: 429 after 10 turns, 449 at
-the end): the greedy playouts, 260-390 points each, are what limits it.
+Measured at 2662744 (``ora-solve solo --variant V --mcts``: 16 simulations per turn, playouts
+from width 7; each run alone under the timed lock, warm kernels, records
+results/*-mcts16-seed*.json): Ireland 509 (366 s) and 470 (247 s), France 486 (175 s) and
+504 (175 s) for seeds 0 and 1, so two of the four reach 500, each well inside 10 minutes. At
+width 5 (8524fe2) Ireland seed 0 scored 497 in 296 s. The greedy playouts before them
+(e594ea3, records *-mcts16greedy-*) scored Ireland 449 / 451 and France 473 / 459, and the
+command-level MCTS with random rollouts about 200. The best line grows all game (Ireland
+seed 0: 481 after 10 turns, 498 after 30, 509 after 60; France seed 1: 445, 471, 501): the
+first decisions find the plan, the wide late playouts polish the ending. The score is
+noisy in the seed (470 to 509 in one variant) and the runs use a third to two thirds of the
+10 minutes, so a wider start width would fit, untested on held-out seeds.
 
 Deterministic for a given seed: a simulation's playout depends on its seed only, and a batch's
 leaves on the tree, so the line does not depend on the number of threads either.
@@ -45,12 +60,16 @@ import numpy as np
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
+from . import rollout as R
 from . import turns as U
 from .beam import MAXD, expand, replay
 from .common import SearchResult, state_hash
 from .weightsfile import default_portfolio
 
 DEFAULT_SIMULATIONS = 16  # simulations per decision of `ora-solve solo --mcts`
+PLAYOUT_WIDTH = 7  # width of a playout's beam at the start of the game (rollout.py; 1: greedy)
+GAME_TURNS = 78  # turns (decisions) in a solo game, about
+NOISE = 0.05  # a playout's seeded tie-breaking of the evaluation (rollout.py)
 TREE_CHILDREN = 8  # children per tree node, the best by the evaluation
 BATCH = 8  # playouts run in parallel per batch (fixed: the line does not depend on threads)
 C = 0.3  # exploration constant
@@ -75,9 +94,15 @@ class FastTurnGame(TurnGame):
     """The fast solo engine's turns (wide states) as a TurnGame."""
 
     def __init__(self, variant: str, tree_children: int = TREE_CHILDREN,
-                 portfolio: list[np.ndarray] | None = None):
+                 portfolio: list[np.ndarray] | None = None, width: int = PLAYOUT_WIDTH,
+                 noise: float = NOISE):
+        if not 1 <= width <= R.MAX_WIDTH:
+            raise ValueError(f"a playout's width is 1 to {R.MAX_WIDTH}, not {width}")
         self.e = FastEngine(variant)
         self.k = tree_children
+        self.width = width
+        self.noise = noise
+        self.generated = 0  # children the playouts generated
         self.weights = np.array(default_portfolio(variant) if portfolio is None else portfolio,
                                 dtype=np.float64)
         self.scratch = np.zeros(self.e.buf.shape[0], dtype=np.int64)
@@ -117,7 +142,10 @@ class FastTurnGame(TurnGame):
         lines = np.zeros((B, U.MAX_LINE), dtype=np.int64)
         lens = np.zeros(B, dtype=np.int64)
         scores = np.zeros(B, dtype=np.int64)
-        U.playouts(self.e.T, starts, self.weights, wsel, 1, 0.0, sw, lines, lens, scores)
+        gen = np.zeros(B, dtype=np.int64)
+        R.beam_playouts(self.e.T, starts, self.weights, wsel, self.width, self.noise, sw,
+                        lines, lens, scores, gen)
+        self.generated += int(gen.sum())
         return [(float(scores[b]), lines[b, : lens[b]].tolist()) for b in range(B)]
 
     def next_turn(self, W, actions):
@@ -203,10 +231,11 @@ class MCTS:
         return keys, actions
 
     def run(self, root_state, root_line: list[int], simulations: int,
-            deadline: float | None = None, stop=None) -> int:
+            deadline: float | None = None, stop=None, on_batch=None) -> int:
         """Run up to ``simulations`` simulations from ``root_state`` (reached by
         ``root_line``), stopping at ``deadline`` (perf_counter) or once ``stop()`` is true
-        and a line is known; returns how many ran."""
+        and a line is known (``on_batch()``, if given, after each batch); returns how many
+        ran."""
         root = self.node(root_state)
         done = 0
         while done < simulations:
@@ -235,6 +264,8 @@ class MCTS:
                 if self.best is None or r > self.best[0]:
                     self.best = (r, root_line + actions + tail)
             self.simulations += len(picks)
+            if on_batch is not None:
+                on_batch()
             done += len(picks)
         return done
 
@@ -262,7 +293,8 @@ class MCTS:
 def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, seed: int = 0,
                 time_limit: float | None = None, progress=None,
                 start: tuple[np.ndarray, list[int]] | None = None, stop=None,
-                portfolio: list[np.ndarray] | None = None) -> SearchResult:
+                portfolio: list[np.ndarray] | None = None, width: int = PLAYOUT_WIDTH,
+                batch: int = BATCH) -> SearchResult:
     """Play a whole solo game with ``budget`` simulations per turn; the best line found.
 
     ``start`` (a state at the start of a turn and the line that reached it, as
@@ -272,8 +304,8 @@ def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, see
     ``weightsfile.default_portfolio(variant)``)."""
     if budget < 1:
         raise ValueError("MCTS budget must be at least 1 simulation per decision")
-    game = FastTurnGame(variant, portfolio=portfolio)
-    m = MCTS(game, seed)
+    game = FastTurnGame(variant, portfolio=portfolio, width=width)
+    m = MCTS(game, seed, batch=batch)
     t0 = time.perf_counter()
     W = game.initial() if start is None else start[0].copy()
     line: list[int] = [] if start is None else list(start[1])
@@ -291,11 +323,14 @@ def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, see
                 game.e.step_wide(W, a)
             line += rest
             break
+        todo = _turns_left(game, W, m.best[1][len(line):]) if m.best else GAME_TURNS
+        game.width = playout_width(width, todo)
         if left is not None:
             # an equal share of the time left for each turn the best line still has
-            todo = _turns_left(game, W, m.best[1][len(line):]) if m.best else 80
             deadline = time.perf_counter() + max(0.0, left) / max(1, todo)
-        m.run(W, line, budget, deadline, stop)
+        # the progress bar moves after every batch: a decision can take seconds
+        m.run(W, line, budget, deadline, stop,
+              None if progress is None else (lambda W=W, t=turns: progress(W, t)))
         path, W = m.commit(W, line)
         line += list(path)
         turns += 1
@@ -310,6 +345,13 @@ def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, see
     assert m.best is None or score[0] == m.best[0], "the committed line is the best line"
     return SearchResult(variant, score, line, m.simulations, turns, time.perf_counter() - t0,
                         complete, trace)
+
+
+def playout_width(start_width: int, turns_left: int) -> int:
+    """The playouts' width with ``turns_left`` turns to go: ``start_width`` at the start of
+    the game, then growing as the game shortens so that a playout costs about as much as at
+    the start (at most rollout.MAX_WIDTH)."""
+    return max(1, min(R.MAX_WIDTH, round(start_width * GAME_TURNS / max(1, turns_left))))
 
 
 def _turns_left(game: FastTurnGame, W, actions) -> int:
