@@ -446,7 +446,7 @@ def test_nrpa_seed_line_must_be_a_complete_game(tmp_path):
     rec = json.loads((RESULTS / "ireland-beam100-seed0.json").read_text())
     rec["line"] = rec["line"][:40]
     half.write_text(json.dumps(rec))
-    with pytest.raises(PositionError, match="stops in round 3, before the game ends"):
+    with pytest.raises(PositionError, match="its line stops in round 8, before the game ends"):
         complete_line("ireland", str(half))
     full, cut = complete_line("ireland", str(RESULTS / "ireland-beam100-seed0.json"), 31)
     assert full.state.is_terminal() and full.line == cut.line and cut.round == 31

@@ -33,7 +33,8 @@ already compiled. The commit column is the code that found the line. Records wit
 
 
 FOOTER = """
-The width-2000 rows are the default command, `ora-solve solo --variant V`. Width 100 is a
+The width-2000 rows are `ora-solve solo --variant V --beam 2000` (the default command until
+it became time-budgeted). Width 100 is a
 single group and has no endgame polish; wider beams run one group per 100 of width (at most
 21, one per portfolio weighting: 5 groups of 100 at width 500, 20 of 100 at width 2000, 21 of
 476 at width 10000) and then the polish at half the width (see solver/search/beam.py). Both
@@ -45,8 +46,16 @@ MCTS over whole turns (`solver/search/mcts.py`; rows "sims/turn"): the tree's ed
 beam's turns, playouts play the best turn under one of the beam's evaluation weightings each,
 max backup; one decision per turn. The "sims/command" rows are the command-level MCTS it
 replaced (uniformly random rollouts, about 200 points at 1000 simulations per command).
-NRPA rows (`solver/search/nrpa.py`) started from a beam line and searched the rounds from
-`from_round` on; their `stages` field lists each top-level iteration.
+NRPA rows (`solver/search/nrpa.py`) started from a beam line (`--from FILE`, the seed line:
+its file and score are in the budget column) and searched the rounds from `from_round` on;
+their `stages` field lists each top-level iteration (with `restart`: the rows at TAU 3 restart
+from their best line until the time limit). The e594ea3 rows ran at TAU 1.
+
+`sweeps/` holds comparison sweeps (`ora-solve openings`, `ora-solve analyse`): each JSON record
+keeps every job's full line from the initial state with its command and commit, so
+`ora-solve replay sweeps/FILE.json` confirms all of them; the CSV, PNG and SVG beside it are
+drawn from that record. `openings-ireland-t2-beam20` is the full two-turn Ireland sweep (282
+openings x seeds 0,1,2 at width 20; see README "For researchers").
 """
 
 
@@ -64,9 +73,14 @@ def main() -> int:
             if p.get("seed_line"):
                 budget += f", from {p['seed_score']} (`{pathlib.Path(p['seed_line']).name}`"
                 budget += f", round {p['from_round']} on)" if p.get("from_round") else ")"
+        elif p.get("schedule") == "time":
+            default = p["time_limit"] == 600 and "--weights" not in r["command"]
+            budget = (("default command: " if default else "")
+                      + f"time limit {p['time_limit']:g} s (timed schedule)")
+            size = 1e9 + p["time_limit"]  # after the fixed widths, shorter limits first
         else:
             budget = f"width {size}"
-        if p.get("time_limit"):
+        if p.get("time_limit") and p.get("schedule") != "time":
             budget += f", limit {p['time_limit']} s"
         s = r["score"]
         rows.append((r["variant"], r["algorithm"], budget, r["seed"], s["total"], s["goods"],

@@ -217,8 +217,6 @@ class NRPA:
             same = same + 1 if best is not None and r.line == best.line else 0
             if best is None or r.score >= best.score:
                 best = r
-            if same >= CONVERGED:
-                break  # converged: the policy only reproduces its best line
             if top:
                 self.trace.append({"stage": "iteration", "level": level,
                                    "restart": self.restarts, "iteration": i + 1,
@@ -226,6 +224,8 @@ class NRPA:
                                    "playouts": self.playouts})
                 if self.progress is not None:
                     self.progress(i + 1, self.best.score)
+            if same >= CONVERGED:
+                break  # converged: the policy only reproduces its best line
             adapt(pol, best)
         return best
 
