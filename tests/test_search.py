@@ -470,8 +470,8 @@ def test_solo_cli_nrpa_from_a_seed_line_writes_a_record(tmp_path):
     rec = json.loads(out.read_text())
     assert rec["algorithm"] == "nrpa" and rec["score"]["total"] >= 512
     assert rec["parameters"] | {} == {"level": 1, "iterations": 2, "time_limit": None,
-                                      "seed_line": str(seed), "seed_score": 512,
-                                      "from_round": 32}
+                                      "tau": nrpa.SEEDED_TAU, "seed_line": str(seed),
+                                      "seed_score": 512, "from_round": 32}
     assert rec["position"]["source"] == f"{seed} at round 32"
     assert rec["line"][:rec["position"]["prefix_actions"]] == \
         json.loads(seed.read_text())["line"][:rec["position"]["prefix_actions"]]

@@ -4,6 +4,7 @@ line is the record, the spread is in it and on screen, an interrupt keeps what f
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -98,7 +99,7 @@ def test_an_nrpa_job_with_its_seed_line_travels_as_json():
     from solver.research.solo_seeds import job_of, payload
     from solver.search.solo import SeedLine, SoloJob
 
-    line = json.loads(open("results/ireland-beam100-seed0.json").read())["line"]
+    line = json.loads(Path("results/ireland-beam100-seed0.json").read_text())["line"]
     seed = SeedLine("results/ireland-beam100-seed0.json", tuple(line), 405, 31)
     pos = from_line("ireland", line, 31, source="results/ireland-beam100-seed0.json at round 31")
     job = SoloJob(variant="ireland", nrpa=1, iterations=2, position=pos, seed_line=seed)

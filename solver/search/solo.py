@@ -31,7 +31,7 @@ from . import records
 from .beam import GROUP_WIDTH, POLISH_LINES, POLISH_ROUNDS, beam_search
 from .evaluation import PORTFOLIO
 from .mcts import mcts_search
-from .nrpa import ITERATIONS, nrpa_search
+from .nrpa import ITERATIONS, SEEDED_TAU, TAU, nrpa_search
 from .schedule import timed_beam_search
 from .weightsfile import default_portfolio, portfolio_with, to_named, tuned_default
 
@@ -137,7 +137,8 @@ class SoloJob:
     def parameters(self) -> dict:
         if self.nrpa is not None:
             p = {"level": self.nrpa, "iterations": self.iterations,
-                 "time_limit": self.time_limit}
+                 "time_limit": self.time_limit,
+                 "tau": TAU if self.seed_line is None else SEEDED_TAU}
             if self.seed_line is not None:
                 p |= {"seed_line": self.seed_line.source, "seed_score": self.seed_line.score,
                       "from_round": self.seed_line.at_round}
