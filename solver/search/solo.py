@@ -244,14 +244,16 @@ def run_search(job: SoloJob, started: float, stop, quiet: bool = False):
 
 
 def write_result(job: SoloJob, result, output: Output, command: str,
-                 interrupted: str | None, extra: dict | None = None) -> tuple[dict, Path]:
+                 interrupted: str | None, extra: dict | None = None,
+                 commit: str | None = None) -> tuple[dict, Path]:
     """Verify the line on the reference engine and write its record atomically (``extra``:
-    more fields for the record, e.g. a seed sweep's spread)."""
+    more fields for the record, e.g. a seed sweep's spread; ``commit``: the code's commit when
+    the search started, default the current one)."""
     record = records.make_record(command=command, variant=job.variant,
                                  algorithm=job.algorithm, params=job.parameters, seed=job.seed,
                                  nodes=result.nodes, seconds=result.seconds,
                                  score=result.score, line=result.line,
-                                 stages=getattr(result, "trace", None))
+                                 stages=getattr(result, "trace", None), commit=commit)
     record["complete"] = bool(result.complete)
     record["weights"] = job.weights_used()
     if job.position is not None:
@@ -275,6 +277,7 @@ def run_solo(job: SoloJob, *, out: str | None, command: str, quiet: bool = False
     """Check the output path, search, confirm the line through the reference engine, write
     the record; returns it and its path (``record["interrupted"]``: stopped by a signal)."""
     started = time.perf_counter() if started is None else started
+    commit = records.git_commit(records.CODE)  # the code searching, whatever changes meanwhile
     output = prepare_output(job, out)
     with StopOnSignal() as stop:
         if not quiet:
@@ -282,7 +285,7 @@ def run_solo(job: SoloJob, *, out: str | None, command: str, quiet: bool = False
                              "and keeps the best line)\n")
         result = run_search(job, started, stop, quiet)
         interrupted = stop.name
-        return write_result(job, result, output, command, interrupted)
+        return write_result(job, result, output, command, interrupted, commit=commit)
 
 
 class _ProgressBar:
