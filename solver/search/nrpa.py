@@ -54,7 +54,15 @@ favourites, and once the policy has learnt the seed line they replay it (the las
 playouts: 195 copies of it, 12 other lines within 4 points). At TAU 3 the same budget finds
 543 (154 other lines within 4 points of the seed), at TAU 6 541, at TAU 10 nothing (539): the
 prior then no longer guides the playouts. France (536) gained nothing at TAU 1, 3 or 6 in
-that budget.
+that budget (nor from round 16, 20 or 28 in 900-1018 playouts): its playouts within 5
+points of the seed were copies of it or of one other score, whereas Ireland's spread over
+several scores (538 to 543).
+
+Hour-long runs (``--time-limit 3600``, both at once at nice 19 on a loaded machine, from
+round 24 of the width-10000 lines): Ireland, level 1 x 150 iterations, 539 -> **543** in its
+first level-1 run (142 playouts), then 81 restarts (9762 playouts) found nothing better;
+France, level 2 x 50, stayed at 536: each of its 16 restarts converged on the seed line
+(16542 playouts, none above 536).
 
 The search is written against a small protocol (:class:`MoveGame`) so the same code runs on
 the fast solo engine (:class:`FastMoveGame`) and on hand-built test puzzles.
