@@ -11,6 +11,7 @@ import click
 
 from cli.options import cluster_option, jobs_option, load_weights, weights_option
 from cli.research import (
+    nrpa_seed,
     position_argv,
     position_options,
     register,
@@ -285,10 +286,10 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
               help="NRPA over whole turns of this level.")
 @click.option("--iterations", type=click.IntRange(min=1), default=None,
               help=f"NRPA iterations per level (default {NRPA_ITERATIONS}).")
-@click.option("--seed-line", type=click.Path(dir_okay=False), default=None,
-              help="NRPA: a results record whose line seeds the best sequence and the policy.")
-@click.option("--from-round", type=click.IntRange(min=1, max=32), default=None,
-              help="NRPA with --seed-line: keep the line before this round, search the rest.")
+@click.option("--seed-line", type=click.Path(dir_okay=False), default=None, hidden=True,
+              help="The old spelling of --from with --nrpa.")
+@click.option("--from-round", type=click.IntRange(min=1), default=None, hidden=True,
+              help="The old spelling of --at-round with --nrpa.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Search seed.")
 @click.option("--seeds", default=None, metavar="A,B,C",
               help="Search with each of these seeds (a sweep on --jobs workers or a --cluster): "
@@ -308,7 +309,7 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
               help="With --seeds: finish the sweep whose finished seeds are in the record's "
                    ".jobs directory.")
 @weights_option
-@position_options
+@position_options(nrpa=True)
 def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
          iterations: int | None, seed_line: str | None, from_round: int | None, seed: int,
          seeds: str | None, time_limit: float | None, out: str | None, as_json: bool,
@@ -323,10 +324,16 @@ def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
     started = time.perf_counter()  # time limits count from here
     if sum(x is not None for x in (beam, mcts, nrpa)) > 1:
         raise click.UsageError("choose one search: --beam W, --mcts N or --nrpa LEVEL")
-    if nrpa is None and (iterations is not None or seed_line is not None):
-        raise click.UsageError("--iterations and --seed-line are options of --nrpa")
-    if from_round is not None and seed_line is None:
-        raise click.UsageError("--from-round needs --seed-line")
+    if nrpa is None and (iterations is not None or seed_line is not None
+                         or from_round is not None):
+        raise click.UsageError("--iterations is an option of --nrpa (and so are --seed-line "
+                               "and --from-round, the old spellings of --from and --at-round)")
+    for old, new, key, value in (("--seed-line", "--from", "from_file", seed_line),
+                                 ("--from-round", "--at-round", "at_round", from_round)):
+        if value is not None:
+            if where[key] is not None:
+                raise click.UsageError(f"{old} is the old spelling of {new}: give one of them")
+            where[key] = value
     seed_list = None
     if seeds is not None:
         from cli.options import parse_seeds
@@ -336,34 +343,27 @@ def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
         seed_list = parse_seeds(seeds)
     elif workers is not None or cluster is not None or resume:
         raise click.UsageError("--jobs, --cluster and --resume are options of --seeds")
-    position = resolve_position(variant, command="solo", **where)
-    if position is not None and (mcts is not None or nrpa is not None):
-        raise click.UsageError("a search from a position (--from, --opening) needs the beam, "
-                               "not --mcts or --nrpa (NRPA starts from a line: --seed-line)")
+    if mcts is not None and any(v is not None for v in where.values()):
+        raise click.UsageError("a search from a position (--from, --opening) needs the beam or "
+                               "NRPA, not --mcts")
+    seed_record = None
+    if nrpa is not None and where["from_file"] is not None:
+        seed_record, position = nrpa_seed(variant, **where)
+    else:
+        position = resolve_position(variant, command="solo", **where)
     from solver.search import records
-    from solver.search.solo import DEFAULT_TIME_LIMIT, SoloJob, load_seed_line, run_solo
+    from solver.search.solo import DEFAULT_TIME_LIMIT, SoloJob, run_solo
 
     weights = load_weights(weights_file, variant, "solo")
-    seed_record = None
-    if seed_line is not None:
-        try:
-            seed_record = load_seed_line(seed_line, variant)
-        except records.RecordError as e:
-            raise click.BadParameter(str(e), param_hint="--seed-line") from None
     iterations = iterations or NRPA_ITERATIONS
     if beam is None and mcts is None and nrpa is None and time_limit is None:
         time_limit = DEFAULT_TIME_LIMIT
     job = SoloJob(variant=variant, seed=seed, width=beam, simulations=mcts,
                   time_limit=time_limit, position=position, nrpa=nrpa, iterations=iterations,
-                  seed_line=seed_line, seed_record=seed_record, from_round=from_round,
-                  weights=weights)
+                  seed_line=seed_record, weights=weights)
     argv = ["ora-solve", "solo", "--variant", variant]
     if nrpa is not None:
         argv += ["--nrpa", str(nrpa), "--iterations", str(iterations)]
-        if seed_line is not None:
-            argv += ["--seed-line", seed_line]
-        if from_round is not None:
-            argv += ["--from-round", str(from_round)]
     elif mcts is not None:
         argv += ["--mcts", str(mcts)]
     elif beam is not None:

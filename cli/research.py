@@ -24,8 +24,14 @@ VARIANTS = ("ireland", "france")
 
 # ===== positions ================================================================================
 
-def position_options(f):
-    """Add --from / --at-round / --moves / --opening (a position to search from) to a command."""
+def position_options(f=None, *, nrpa: bool = False):
+    """Add --from / --at-round / --moves / --opening (a position to search from) to a command
+    (``nrpa``: the command's --nrpa reads --from as a seed line; the help says so)."""
+    if f is None:
+        return lambda g: position_options(g, nrpa=nrpa)
+    seeding = (" With --nrpa: the line must be a complete game; it seeds the search (its "
+               "best sequence and policy), and --at-round / --moves keep its start fixed."
+               if nrpa else "")
     f = click.option("--opening", default=None, metavar='"CMD; CMD; ..."',
                      help="Start after these kennerspiel moves (one turn ends with COMMIT).")(f)
     f = click.option("--moves", "prefix_moves", type=click.IntRange(min=0), default=None,
@@ -35,7 +41,8 @@ def position_options(f):
                      help="Cut the --from line at the first turn of this round.")(f)
     f = click.option("--from", "from_file", type=click.Path(dir_okay=False), default=None,
                      help="Start from a line: a results record, a solo game record (corpus "
-                          "schema) or a kennerspiel move list, one command per line.")(f)
+                          "schema) or a kennerspiel move list, one command per line."
+                          + seeding)(f)
     return f
 
 
@@ -53,6 +60,26 @@ def resolve_position(variant, from_file, at_round, prefix_moves, opening, comman
     except PositionError as e:
         click.echo(f"{command}: {e}", err=True)
         sys.exit(2)
+
+
+def nrpa_seed(variant, from_file, at_round, prefix_moves, opening, command: str = "solo"):
+    """The complete game of ``--from`` that seeds NRPA (a ``solo.SeedLine``) and the position
+    at the ``--at-round`` / ``--moves`` cut (None: the whole game is searched); exit 2 with one
+    message if the file cannot be read, is not a complete game of the variant or the cut is
+    wrong."""
+    from solver.research.positions import PositionError, complete_line
+    from solver.search.solo import SeedLine
+
+    try:
+        if opening is not None:
+            raise PositionError("give the position with --from FILE or with --opening, not both")
+        if at_round is not None and prefix_moves is not None:
+            raise PositionError("cut the prefix with --at-round or with --moves, not both")
+        full, cut = complete_line(variant, from_file, at_round, prefix_moves)
+    except PositionError as e:
+        _fail(command, str(e))
+    score = int(full.state.score()[0].total)
+    return SeedLine(from_file, tuple(full.line), score, at_round), cut
 
 
 def position_argv(from_file, at_round, prefix_moves, opening) -> list[str]:

@@ -348,6 +348,33 @@ def test_nrpa_is_deterministic_and_keeps_its_seed_line():
     assert run(4, good)[:2] == (7.0, good)
 
 
+def test_nrpa_level_stops_once_it_only_replays_its_best_line():
+    target = list(Combination.TARGET)
+    n = NRPA(Combination(), seed=1, iterations=1000, parallel=2, seed_line=target)
+    best = n.search(1)
+    assert best.line == target and n.finished == 1
+    # the level stopped after CONVERGED copies of the line in a row, long before 1000
+    assert n.playouts < 2 * 200
+    last = [t["score"] for t in n.trace[-nrpa.CONVERGED:]]
+    assert last == [100.0] * nrpa.CONVERGED
+
+
+def test_nrpa_restarts_from_its_best_line_until_the_deadline():
+    import time
+
+    n = NRPA(Combination(), seed=0, iterations=3, parallel=2,
+             deadline=time.perf_counter() + 0.5)
+    best = n.search(1)
+    assert n.restarts > 1 and n.finished >= 1
+    # every run that finished left its iterations in the trace (the last may have none)
+    assert set(range(1, n.finished + 1)) <= {t["restart"] for t in n.trace} \
+        <= set(range(1, n.restarts + 1))
+    assert best.score == max(t["best"] for t in n.trace)
+    one = NRPA(Combination(), seed=0, iterations=3, parallel=2)
+    one.search(1)
+    assert one.restarts == one.finished == 1  # without a deadline: one run
+
+
 def test_nrpa_adapt_moves_the_policy_towards_the_sequence():
     g = Combination()
     pol = np.zeros(1 << nrpa.POLICY_BITS)
@@ -447,20 +474,41 @@ def test_cli_nrpa_iterations_default_is_the_search_default():
 
 def test_solo_cli_rejects_bad_nrpa_arguments(tmp_path):
     runner = CliRunner()
-    bad = tmp_path / "bad.json"
-    bad.write_text("{}")
     for args in (["--nrpa", "0"], ["--nrpa", "1", "--mcts", "3"], ["--iterations", "5"],
-                 ["--nrpa", "1", "--from-round", "30"], ["--nrpa", "1", "--iterations", "0"]):
+                 ["--nrpa", "1", "--at-round", "30"], ["--nrpa", "1", "--iterations", "0"],
+                 ["--seed-line", str(RESULTS / "ireland-beam100-seed0.json")]):
         res = runner.invoke(main, ["solo", "--variant", "ireland"] + args)
         assert res.exit_code == 2, (args, res.output)
-    res = runner.invoke(main, ["solo", "--variant", "ireland", "--nrpa", "1", "--seed-line",
-                               str(bad), "--out", str(tmp_path / "o.json")])
-    assert res.exit_code == 2 and "--seed-line" in res.output and "kind" in res.output
-    res = runner.invoke(main, ["solo", "--variant", "ireland", "--nrpa", "1", "--seed-line",
-                               str(RESULTS / "france-beam100-seed0.json"), "--out",
-                               str(tmp_path / "o.json")])
-    assert res.exit_code == 2 and "france line" in res.output
-    assert not (tmp_path / "o.json").exists()
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    out = tmp_path / "o.json"
+    ireland = str(RESULTS / "ireland-beam100-seed0.json")
+    for args, message in (
+            (["--from", str(bad)], f"{bad}: not a results record or game record"),
+            (["--from", str(tmp_path / "none.json")], "cannot read"),
+            (["--from", str(RESULTS / "france-beam100-seed0.json")],
+             "is a france game, but --variant ireland was given"),
+            (["--from", ireland, "--at-round", "40"], "round 40 is past the end of the line"),
+            (["--from", ireland, "--opening", "COMMIT"], "not both"),
+            (["--from", ireland, "--seed-line", ireland], "--seed-line is the old spelling")):
+        res = runner.invoke(main, ["solo", "--variant", "ireland", "--nrpa", "1", "--out",
+                                   str(out)] + args)
+        assert res.exit_code == 2 and message in res.output, (args, res.output)
+    assert not out.exists()
+
+
+def test_nrpa_seed_line_must_be_a_complete_game(tmp_path):
+    from solver.research.positions import PositionError, complete_line
+
+    half = tmp_path / "half.json"
+    rec = json.loads((RESULTS / "ireland-beam100-seed0.json").read_text())
+    rec["line"] = rec["line"][:40]
+    half.write_text(json.dumps(rec))
+    with pytest.raises(PositionError, match="its line stops in round 8, before the game ends"):
+        complete_line("ireland", str(half))
+    full, cut = complete_line("ireland", str(RESULTS / "ireland-beam100-seed0.json"), 31)
+    assert full.state.is_terminal() and full.line == cut.line and cut.round == 31
+    assert cut.line[:len(cut.prefix)] == cut.prefix and len(cut.prefix) < len(full.line)
 
 
 def test_nrpa_with_a_time_limit_returns_its_seed_line():
@@ -474,12 +522,34 @@ def test_solo_cli_nrpa_from_a_seed_line_writes_a_record(tmp_path):
     out = tmp_path / "nrpa.json"
     seed = RESULTS / "france-beam2000-seed0.json"
     res = CliRunner().invoke(main, ["solo", "--variant", "france", "--nrpa", "1",
-                                    "--iterations", "2", "--seed-line", str(seed),
-                                    "--from-round", "32", "--out", str(out), "--json"])
+                                    "--iterations", "2", "--from", str(seed),
+                                    "--at-round", "32", "--out", str(out), "--json"])
     assert res.exit_code == 0, res.output
     rec = json.loads(out.read_text())
     assert rec["algorithm"] == "nrpa" and rec["score"]["total"] >= 512
     assert rec["parameters"] | {} == {"level": 1, "iterations": 2, "time_limit": None,
-                                      "seed_line": str(seed), "seed_score": 512,
-                                      "from_round": 32}
-    assert "--seed-line" in rec["command"] and records.verify_record(rec)[0]
+                                      "tau": nrpa.SEEDED_TAU, "seed_line": str(seed),
+                                      "seed_score": 512, "from_round": 32}
+    assert rec["position"]["source"] == f"{seed} at round 32"
+    assert rec["line"][:rec["position"]["prefix_actions"]] == \
+        json.loads(seed.read_text())["line"][:rec["position"]["prefix_actions"]]
+    assert f"--from {seed} --at-round 32" in rec["command"] and records.verify_record(rec)[0]
+    # the old spellings are aliases: the same search, the record names the new ones
+    out2 = tmp_path / "old.json"
+    res = CliRunner().invoke(main, ["solo", "--variant", "france", "--nrpa", "1",
+                                    "--iterations", "2", "--seed-line", str(seed),
+                                    "--from-round", "32", "--out", str(out2), "--json"])
+    assert res.exit_code == 0, res.output
+    old = json.loads(out2.read_text())
+    assert (old["line"], old["parameters"], old["command"]) == \
+        (rec["line"], rec["parameters"], rec["command"])
+
+
+def test_a_record_names_the_commit_its_search_started_on(tmp_path, monkeypatch):
+    from solver.search.solo import SoloJob, run_solo
+
+    commits = iter(["aaaa-at-the-start", "bbbb-after-the-search"])
+    monkeypatch.setattr(records, "git_commit", lambda cwd=None: next(commits))
+    rec, _ = run_solo(SoloJob(variant="france", width=2), out=str(tmp_path / "r.json"),
+                      command="test", quiet=True)
+    assert rec["commit"] == "aaaa-at-the-start"

@@ -4,6 +4,7 @@ line is the record, the spread is in it and on screen, an interrupt keeps what f
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -91,3 +92,17 @@ def test_seed_sweep_searches_with_the_given_weights(tmp_path):
                                     "--out", str(tmp_path / "one.json")])
     assert one.exit_code == 0, one.output
     assert json.loads((tmp_path / "one.json").read_text())["line"] == rec["line"]
+
+
+def test_an_nrpa_job_with_its_seed_line_travels_as_json():
+    from solver.research.positions import from_line
+    from solver.research.solo_seeds import job_of, payload
+    from solver.search.solo import SeedLine, SoloJob
+
+    line = json.loads(Path("results/ireland-beam100-seed0.json").read_text())["line"]
+    seed = SeedLine("results/ireland-beam100-seed0.json", tuple(line), 405, 31)
+    pos = from_line("ireland", line, 31, source="results/ireland-beam100-seed0.json at round 31")
+    job = SoloJob(variant="ireland", nrpa=1, iterations=2, position=pos, seed_line=seed)
+    back = job_of(json.loads(json.dumps(payload(job, 3))))
+    assert back.seed_line == seed and back.seed == 3 and back.position.prefix == pos.prefix
+    assert back.parameters == job.parameters and back.name == job.file_name("seed3")

@@ -54,8 +54,18 @@ width 7, commit 2662744) scored Ireland 509 / 470 and France 486 / 504 for seeds
 175-366 s each (run alone under the timed lock, warm kernels; the France records say
 `-dirty` for an edit to the top-level README.md made while they ran, no code). The width-5
 Ireland row is the same command at 8524fe2, before the default width went from 5 to 7.
-NRPA rows (`solver/search/nrpa.py`) started from a beam line and searched the rounds from
-`from_round` on; their `stages` field lists each top-level iteration.
+NRPA rows (`solver/search/nrpa.py`) started from a beam line (`--from FILE`, the seed line:
+its file and score are in the budget column) and searched the rounds from `from_round` on;
+their `stages` field lists each top-level iteration (with `restart`: the rows at TAU 3 restart
+from their best line until the time limit). The e594ea3 rows ran at TAU 1. The two 3600 s
+rows ran at the same time at `nice -n 19` on a machine shared with other helpers' jobs and
+timed runs (load average 9-13 on 2 cores), so each had a fraction of a core for most of the
+hour; they ran the code of 464f980 and name b7567d4, the commit when they were written (it
+differs for them only in the trace of a converged run's last iteration and the record's
+`tau` field; records now name the commit their search started on). Ireland reached 543 in
+its first level-1 run (142 playouts; 540, 541, 542, 543 on the way) and kept it through 81
+restarts; France's level-2 runs converged on the seed line in each of 16 restarts (every
+level-1 search returned it; no playout scored above 536 in 16542).
 
 `sweeps/` holds comparison sweeps (`ora-solve openings`, `ora-solve analyse`): each JSON record
 keeps every job's full line from the initial state with its command and commit, so
@@ -84,10 +94,10 @@ def main() -> int:
                 budget += f", from {p['seed_score']} (`{pathlib.Path(p['seed_line']).name}`"
                 budget += f", round {p['from_round']} on)" if p.get("from_round") else ")"
         elif p.get("schedule") == "time":
-            size = 10 ** 9 + p["time_limit"]  # after the fixed widths
-            budget = f"time limit {p['time_limit']:g} s (timed schedule)"
-            if p["time_limit"] == DEFAULT_TIME_LIMIT:
-                budget = "default command: " + budget
+            default = p["time_limit"] == DEFAULT_TIME_LIMIT and "--weights" not in r["command"]
+            budget = (("default command: " if default else "")
+                      + f"time limit {p['time_limit']:g} s (timed schedule)")
+            size = 10 ** 9 + p["time_limit"]  # after the fixed widths, shorter limits first
         else:
             budget = f"width {size}"
         if p.get("time_limit") and p.get("schedule") != "time":

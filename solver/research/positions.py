@@ -113,6 +113,22 @@ def resolve(variant: str | None, from_file: str | None = None, at_round: int | N
     return _from_file(variant, from_file, at_round, moves)
 
 
+def complete_line(variant: str | None, path: str, at_round: int | None = None,
+                  moves: int | None = None) -> tuple[Position, Position | None]:
+    """The complete game in the file at ``path`` (any form ``--from`` reads; PositionError if
+    its line stops before the game ends) and, if ``at_round`` or ``moves`` cuts it, the
+    position at the cut (else None): what a search seeded by a whole line starts from."""
+    full = _from_file(variant, path, None, None)
+    if not full.state.is_terminal():
+        raise PositionError(f"{path}: its line stops in round {full.round}, before the game "
+                            "ends; a seed line must be a complete game")
+    if at_round is None and moves is None:
+        return full, None
+    cut = _from_file(variant, path, at_round, moves)  # the cut as the file's form counts it
+    assert full.line[:len(cut.prefix)] == cut.prefix
+    return full, Position(cut.variant, cut.prefix, cut.state, cut.source, full.line)
+
+
 def _from_file(variant, path, at_round, moves) -> Position:
     try:
         text = Path(path).read_text(encoding="utf-8")

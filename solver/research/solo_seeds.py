@@ -15,12 +15,12 @@ from __future__ import annotations
 import json
 import signal
 import time
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from types import SimpleNamespace
 
 from solver.search import records
-from solver.search.solo import RESULTS, Output, SoloJob, run_search, write_result
+from solver.search.solo import RESULTS, Output, SeedLine, SoloJob, run_search, write_result
 
 from . import stats
 from .jobs import Job, RunDir, Task
@@ -32,13 +32,10 @@ KIND = "solo seeds"
 def payload(job: SoloJob, seed: int) -> dict:
     """The job as JSON (what a worker on any node needs), with ``seed``."""
     pos = job.position
-    rec = job.seed_record
     return {"variant": job.variant, "seed": seed, "width": job.width,
             "simulations": job.simulations, "time_limit": job.time_limit, "nrpa": job.nrpa,
-            "iterations": job.iterations, "seed_line": job.seed_line,
-            "seed_record": None if rec is None else {"line": rec["line"],
-                                                       "score": rec["score"]},
-            "from_round": job.from_round,
+            "iterations": job.iterations,
+            "seed_line": None if job.seed_line is None else asdict(job.seed_line),
             "prefix": None if pos is None else list(pos.prefix),
             "source": None if pos is None else pos.source,
             "weights": None if job.weights is None else job.weights.describe()}
@@ -60,8 +57,9 @@ def job_of(p: dict) -> SoloJob:
     return SoloJob(variant=p["variant"], seed=p["seed"], width=p["width"],
                    simulations=p["simulations"], time_limit=p["time_limit"],
                    position=position, nrpa=p["nrpa"], iterations=p["iterations"],
-                   seed_line=p["seed_line"], seed_record=p["seed_record"],
-                   from_round=p["from_round"], weights=weights)
+                   seed_line=None if p["seed_line"] is None else SeedLine(
+                       **(p["seed_line"] | {"line": tuple(p["seed_line"]["line"])})),
+                   weights=weights)
 
 
 def seed_job(p: dict) -> dict:

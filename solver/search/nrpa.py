@@ -1,24 +1,43 @@
 """Nested Rollout Policy Adaptation (Rosin 2011) over whole turns, with GNRPA's prior bias.
 
-The moves are the beam's turns (turns.py): at each turn the children of the beam's turn
-expansion (beam.py ``expand``: its search policy, its deduplication by state hash), at most
-``CHILDREN`` of them, the best by the evaluation. A move's **code** is ``turns.move_code``:
-a hash of the flow step the turn starts in (round, phase and place in the round's flow) and
-the turn's action path; the policy is a table of weights indexed by the code's top
-``POLICY_BITS`` bits.
+**Moves.** The moves of a state are the beam's turns (turns.py): the children of the beam's
+turn expansion (beam.py ``expand``: its search policy, its deduplication by state hash), at
+most ``CHILDREN`` of them, the best by the evaluation. A turn is the canonical actions from a
+state up to the next change of the flow step (``W[STEP]``) or the end of the game.
 
-A playout picks the child of probability proportional to ``exp(w[code] + bias)``, where the
-bias is GNRPA's prior (Cazenave 2020): (the child's evaluation - the best child's) / ``TAU``.
-Without it a fresh policy plays uniformly among hundreds of children and scores like random
-play; with it the first playouts are softmax-greedy lines (about 300 points), and the policy
-learns from there. ``adapt`` is Rosin's: raise the code of each move of the best sequence by
-``ALPHA`` and lower every code of that turn by ``ALPHA`` x its probability.
+**Move codes** (the policy's keys, ``turns.move_code``). A move is identified by
 
-``nrpa(level)`` is the textbook recursion: level 0 is a playout; level l runs ``iterations``
-times level l-1 on a copy of its policy, keeps the best sequence (ties go to the newer) and
-adapts its policy towards it. Level 0 runs ``parallel`` playouts at once (compiled turn
-expansions in parallel, beam.expand_all) and returns the best of them, so the search
-uses the cores; the result depends on the seed and ``parallel``, not on the thread count.
+- its *context*: the flow step ``W[STEP]`` of the state the turn starts in, which fixes the
+  round, the phase and the place in the round's flow (whose turn, which settlement or bonus
+  step), and nothing else of the state (goods, buildings, landscape are not part of it);
+- its *turn*: the turn's canonical action ids, in order.
+
+The code is a 64-bit hash of (step, actions). Two positions at the same flow step that play
+the same actions share a code, so what the policy learns about a turn carries over to the
+neighbouring positions that other lines reach (a code per full state would never generalise
+beyond the one line that reached it). The policy is a table of ``2 ** POLICY_BITS`` weights
+indexed by the code's top ``POLICY_BITS`` bits; two different codes share a weight with
+probability ``2 ** -POLICY_BITS`` (they are then learnt together).
+
+**Playouts.** A playout picks the child of probability proportional to
+``exp(w[code] + bias)``, where the bias is GNRPA's prior (Cazenave 2020): (the child's
+evaluation - the best child's) / tau. Without it a fresh policy plays uniformly among
+hundreds of children and scores like random play; with it the first playouts are
+softmax-greedy lines, and the policy learns from there. From the initial state, 8 playouts
+of a fresh policy score 323 (Ireland) and 295 (France) on average at tau 1, 221 and 207 at
+tau 3: an unseeded search uses ``TAU`` (1), a search around a seed line ``SEEDED_TAU`` (3).
+``adapt`` is Rosin's: raise the code of each move of the best sequence by ``ALPHA`` and lower
+every code of that turn by ``ALPHA`` x its probability.
+
+**Levels.** ``nrpa(level)`` is the textbook recursion: level 0 is a playout; level l runs
+``iterations`` times level l-1 on a copy of its policy, keeps the best sequence (ties go to
+the newer) and adapts its policy towards it. A level stops early once ``CONVERGED``
+iterations in a row returned its best line itself: its policy then only reproduces that line,
+and the iterations left would be spent replaying it. Level 0 runs ``parallel`` playouts at
+once (compiled turn expansions in parallel, beam.expand_all) and returns the best of them, so
+the search uses the cores; the result depends on the seed and ``parallel``, not on the thread
+count. With a deadline, the top level is **restarted** each time it finishes (a fresh policy,
+new random streams, the best line so far as the seed line) until the deadline passes.
 
 **Starting from a line** (``seed_line``): the line, split into turns, is the initial best
 sequence of every level, so every level adapts its policy towards it until a playout scores
@@ -26,10 +45,24 @@ at least as much, and the search explores around it. A turn of the line the expa
 not offer (it ranks below the best ``CHILDREN``) is added to that turn's moves in the
 sequence; a playout reproduces the line only if every turn of it is offered.
 
-Measured at e594ea3 (level 2, 50 iterations, from round 24 of the width-2000 beam lines, 540 s
-on a loaded machine): France 512 -> 520 (518 in the first top-level iteration, 520 in the
-24th, 3292 playouts); Ireland stayed at 503 (1068 playouts, every level-1 search returned the
-seed line).
+**Why SEEDED_TAU is 3** (measured on the width-10000 lines, round 24 on, level 1, 150 iterations,
+300 playouts, seed 0). At TAU 1 Ireland stayed at 539, as the level-2 run at e594ea3 stayed
+at 503 (every level-1 search returned the seed line): every turn of the seed line is offered
+(ranks 0 to 90 of 512), but 9 of its 23 turns have a prior probability of 0.008 or less, the
+beam having chosen them for what followed; the playouts stay among the evaluation's
+favourites, and once the policy has learnt the seed line they replay it (the last 100 of 300
+playouts: 195 copies of it, 12 other lines within 4 points). At TAU 3 the same budget finds
+543 (154 other lines within 4 points of the seed), at TAU 6 541, at TAU 10 nothing (539): the
+prior then no longer guides the playouts. France (536) gained nothing at TAU 1, 3 or 6 in
+that budget (nor from round 16, 20 or 28 in 900-1018 playouts): its playouts within 5
+points of the seed were copies of it or of one other score, whereas Ireland's spread over
+several scores (538 to 543).
+
+Hour-long runs (``--time-limit 3600``, both at once at nice 19 on a loaded machine, from
+round 24 of the width-10000 lines): Ireland, level 1 x 150 iterations, 539 -> **543** in its
+first level-1 run (142 playouts), then 81 restarts (9762 playouts) found nothing better;
+France, level 2 x 50, stayed at 536: each of its 16 restarts converged on the seed line
+(16542 playouts, none above 536).
 
 The search is written against a small protocol (:class:`MoveGame`) so the same code runs on
 the fast solo engine (:class:`FastMoveGame`) and on hand-built test puzzles.
@@ -53,8 +86,10 @@ from .weightsfile import default_portfolio
 POLICY_BITS = 20
 CHILDREN = 512
 ALPHA = 1.0
-TAU = 1.0
+TAU = 1.0  # the prior's temperature without a seed line
+SEEDED_TAU = 3.0  # and around a seed line (module docstring)
 ITERATIONS = 100
+CONVERGED = 10  # a level stops once this many iterations in a row return its best line
 PARALLEL = 2
 
 
@@ -150,15 +185,22 @@ class NRPA:
         self.best: Sequence | None = self.start
         self.playouts = 0
         self.calls = 0
+        self.restarts = 0  # top-level runs started (with a deadline: until it passes)
+        self.finished = 0  # top-level runs finished
         self.trace: list[dict] = []
 
     def search(self, level: int) -> Sequence:
         """Run NRPA of ``level`` (>= 1), or until the deadline; the best sequence seen."""
         if level < 1:
             raise ValueError("the NRPA level must be at least 1")
-        pol = np.zeros(1 << POLICY_BITS, dtype=np.float64)
         try:
-            self._level(level, pol, top=True)
+            while True:
+                self.restarts += 1
+                self._level(level, np.zeros(1 << POLICY_BITS, dtype=np.float64), top=True)
+                self.finished += 1
+                if self.deadline is None:
+                    break
+                self.start = self.best  # restart around the best line, with fresh RNG streams
         except _Stop:
             pass
         return self.best
@@ -180,16 +222,21 @@ class NRPA:
                 self.best = best
             return best
         best = self.start
+        same = 0  # iterations in a row that returned the best line itself
         for i in range(self.iterations):
             r = self._level(level - 1, pol.copy())
+            same = same + 1 if best is not None and r.line == best.line else 0
             if best is None or r.score >= best.score:
                 best = r
             if top:
-                self.trace.append({"stage": "iteration", "level": level, "iteration": i + 1,
+                self.trace.append({"stage": "iteration", "level": level,
+                                   "restart": self.restarts, "iteration": i + 1,
                                    "score": r.score, "best": self.best.score,
                                    "playouts": self.playouts})
                 if self.progress is not None:
                     self.progress(i + 1, self.best.score)
+            if same >= CONVERGED:
+                break  # converged: the policy only reproduces its best line
             adapt(pol, best)
         return best
 
@@ -291,22 +338,32 @@ def nrpa_search(variant: str = "ireland", level: int = 2, iterations: int = ITER
                 seed: int = 0, time_limit: float | None = None,
                 seed_line: list[int] | None = None, from_round: int | None = None,
                 progress=None, parallel: int = PARALLEL, stop=None,
-                weights: np.ndarray | None = None) -> SearchResult:
+                weights: np.ndarray | None = None,
+                start: tuple[np.ndarray, list[int]] | None = None) -> SearchResult:
     """NRPA of ``level`` over whole turns of a solo game; the best complete line found.
 
     ``seed_line`` (a complete line) seeds the best sequence of every level; with
     ``from_round`` the search keeps the line's turns before that round and searches the rest.
+    ``start`` (a packed or wide state and the prefix reaching it, as ``beam_search`` takes):
+    search on from there instead (a seed line must then begin with the prefix).
     ``weights``: the evaluation's weighting (default: the first of
     ``weightsfile.default_portfolio(variant)``).
     """
     t0 = time.perf_counter()
-    start = None
     if from_round is not None:
         if seed_line is None:
             raise ValueError("from_round needs a seed line to start from")
+        if start is not None:
+            raise ValueError("give a start or a from_round, not both")
         from .beam import _state_at_round
         start = _state_at_round(FastEngine(variant), list(seed_line), from_round)
-    game = FastMoveGame(variant, start=start, weights=weights)
+    elif start is not None:
+        from .beam import _wide_start
+        start = _wide_start(variant, start)
+        if seed_line is not None and list(seed_line[:len(start[1])]) != start[1]:
+            raise ValueError("the seed line does not begin with the start's prefix")
+    game = FastMoveGame(variant, start=start, weights=weights,
+                        tau=TAU if seed_line is None else SEEDED_TAU)
     prefix = game.start[1]
     n = NRPA(game, seed, iterations, parallel,
              None if seed_line is None else list(seed_line)[len(prefix):],
@@ -318,8 +375,7 @@ def nrpa_search(variant: str = "ireland", level: int = 2, iterations: int = ITER
         game.e.step_wide(W, a)
     score = game.e.score_wide(W)
     assert W[L.DONE] and score[0] == best.score
-    complete = (time_limit is None or time.perf_counter() - t0 <= time_limit) and not (
-        stop is not None and stop())
+    complete = n.finished >= 1 and not (stop is not None and stop())
     return SearchResult(variant, score, line, n.playouts, len(best.turns),
                         time.perf_counter() - t0, complete, n.trace)
 

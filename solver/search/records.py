@@ -37,6 +37,9 @@ class OutputError(ValueError):
     """A path where a record cannot be written (message names the path and why)."""
 
 
+CODE = Path(__file__).resolve().parent  # where git_commit looks for this code's commit
+
+
 def git_commit(cwd: str | Path | None = None) -> str:
     """The current git commit (with '-dirty' if tracked files outside results/ have changes:
     records written there do not change the code that made them), or 'unknown'."""
@@ -80,15 +83,16 @@ def readable_line(variant: str, line: list[int]) -> list[dict]:
 
 def make_record(*, command: str, variant: str, algorithm: str, params: dict, seed: int,
                 nodes: int, seconds: float, score: tuple, line: list[int],
-                stages: list[dict] | None = None) -> dict:
+                stages: list[dict] | None = None, commit: str | None = None) -> dict:
     """Build a results record (verifies nothing; see verify_record). ``stages`` is the
-    search's own account of its stages (beam: each group and polish restart with its score)."""
+    search's own account of its stages (beam: each group and polish restart with its score);
+    ``commit``: the code's commit when the search started (default: the current one)."""
     total, goods, economic, dwelling = (int(v) for v in score)
     return {
         "kind": KIND,
         "format": FORMAT,
         "command": command,
-        "commit": git_commit(Path(__file__).resolve().parent),
+        "commit": git_commit(CODE) if commit is None else commit,
         "versions": versions(),
         "variant": variant,
         "profile": RULEBOOK.name,

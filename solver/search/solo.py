@@ -32,7 +32,7 @@ from .beam import GROUP_WIDTH, POLISH_LINES, POLISH_ROUNDS, beam_search
 from .evaluation import PORTFOLIO
 from .mcts import PLAYOUT_WIDTH as MCTS_PLAYOUT_WIDTH
 from .mcts import mcts_search
-from .nrpa import ITERATIONS, nrpa_search
+from .nrpa import ITERATIONS, SEEDED_TAU, TAU, nrpa_search
 from .schedule import timed_beam_search
 from .weightsfile import default_portfolio, portfolio_with, to_named, tuned_default
 
@@ -47,22 +47,32 @@ def reserve(time_limit: float) -> float:
 
 
 @dataclass(frozen=True)
+class SeedLine:
+    """The complete line that seeds NRPA (``--from FILE``): the file, its actions, its score
+    and the round from which the search changes it (``--at-round``; None: the whole game)."""
+
+    source: str
+    line: tuple[int, ...]
+    score: int
+    at_round: int | None = None
+
+
+@dataclass(frozen=True)
 class SoloJob:
     """What to search: beam of a fixed ``width``, MCTS of ``simulations`` per decision, NRPA
-    of level ``nrpa`` (seeded by the line of ``seed_record``, kept before ``from_round``), or
-    (none of them) the time-budgeted beam; ``time_limit`` in seconds for the whole job."""
+    of level ``nrpa`` (seeded by ``seed_line``), or (none of them) the time-budgeted beam,
+    each from ``position`` (None: the initial state); ``time_limit`` in seconds for the whole
+    job."""
 
     variant: str
     seed: int = 0
     width: int | None = None
     simulations: int | None = None
     time_limit: float | None = None
-    position: object = None  # solver.research.positions.Position to search on from (beam)
+    position: object = None  # solver.research.positions.Position to search on from
     nrpa: int | None = None
     iterations: int = ITERATIONS
-    seed_line: str | None = None  # the path of seed_record (load_seed_line)
-    seed_record: dict | None = field(default=None, compare=False)
-    from_round: int | None = None
+    seed_line: SeedLine | None = field(default=None, compare=False)
     weights: object = field(default=None, compare=False)  # weightsfile.Weights (--weights)
 
     @property
@@ -95,7 +105,7 @@ class SoloJob:
         """The default file name with ``seed_tag`` for the seed (``seeds0-1-2``: a sweep)."""
         if self.nrpa is not None:
             budget = f"nrpa{self.nrpa}x{self.iterations}" + (
-                f"-from{self.seed_record['score']['total']}" if self.seed_record else "")
+                f"-from{self.seed_line.score}" if self.seed_line else "")
         elif self.simulations is not None:
             budget = f"mcts{self.simulations}"
         elif self.width is not None:
@@ -104,14 +114,16 @@ class SoloJob:
             budget = ""
         if self.time_limit is not None:
             budget += ("-" if budget else "") + f"t{self.time_limit:g}"
-        tag = f"from{len(self.position.prefix)}" if self.position is not None else ""
+        tag = (f"from{len(self.position.prefix)}" if self.position is not None
+               and self.seed_line is None else "")  # a seeded NRPA's tag is its seed's score
         wtag = f"w{Path(self.weights.path).stem}" if self.weights is not None else ""
         return "-".join(x for x in (self.variant, budget, seed_tag, tag, wtag) if x) + ".json"
 
     def describe(self) -> str:
         """One line for the user: the search and its limit."""
         what = (f"NRPA level {self.nrpa}, {self.iterations} iterations" + (
-                    f", seeded by {self.seed_line}" if self.seed_line else "")
+                    f", seeded by {self.seed_line.source} ({self.seed_line.score} points)"
+                    if self.seed_line else "")
                 if self.nrpa is not None else f"MCTS, {self.simulations} simulations per turn"
                 if self.simulations is not None else f"beam of width {self.width}"
                 if self.width is not None else "time-budgeted beam")
@@ -126,11 +138,11 @@ class SoloJob:
     def parameters(self) -> dict:
         if self.nrpa is not None:
             p = {"level": self.nrpa, "iterations": self.iterations,
-                 "time_limit": self.time_limit}
-            if self.seed_record is not None:
-                p |= {"seed_line": self.seed_line,
-                      "seed_score": self.seed_record["score"]["total"],
-                      "from_round": self.from_round}
+                 "time_limit": self.time_limit,
+                 "tau": TAU if self.seed_line is None else SEEDED_TAU}
+            if self.seed_line is not None:
+                p |= {"seed_line": self.seed_line.source, "seed_score": self.seed_line.score,
+                      "from_round": self.seed_line.at_round}
             return p
         if self.simulations is not None:
             return {"simulations_per_decision": self.simulations, "decision": "turn",
@@ -138,18 +150,6 @@ class SoloJob:
         if self.width is not None:
             return {"width": self.width, "time_limit": self.time_limit}
         return {"schedule": "time", "time_limit": self.time_limit}
-
-
-def load_seed_line(path: str, variant: str) -> dict:
-    """The results record at ``path`` whose line seeds NRPA (records.RecordError if it is not
-    a valid record of ``variant`` that replays on the reference engine)."""
-    record = records.load_record(path)
-    if record["variant"] != variant:
-        raise records.RecordError(f"{path} is a {record['variant']} line, not {variant}")
-    ok, message, _ = records.verify_record(record)
-    if not ok:
-        raise records.RecordError(f"{path} does not replay: {message}")
-    return record
 
 
 @dataclass(frozen=True)
@@ -228,9 +228,9 @@ def run_search(job: SoloJob, started: float, stop, quiet: bool = False):
     start = job.position.start() if job.position is not None else None
     try:
         if job.nrpa is not None:
-            line = None if job.seed_record is None else job.seed_record["line"]
+            line = None if job.seed_line is None else list(job.seed_line.line)
             return nrpa_search(job.variant, job.nrpa, job.iterations, job.seed, seconds, line,
-                               job.from_round, bar.iteration, stop=stop,
+                               None, bar.iteration, stop=stop, start=start,
                                weights=None if job.weights is None else job.weights.values)
         if job.simulations is not None:
             return mcts_search(job.variant, job.simulations, job.seed, seconds, bar.update,
@@ -245,14 +245,16 @@ def run_search(job: SoloJob, started: float, stop, quiet: bool = False):
 
 
 def write_result(job: SoloJob, result, output: Output, command: str,
-                 interrupted: str | None, extra: dict | None = None) -> tuple[dict, Path]:
+                 interrupted: str | None, extra: dict | None = None,
+                 commit: str | None = None) -> tuple[dict, Path]:
     """Verify the line on the reference engine and write its record atomically (``extra``:
-    more fields for the record, e.g. a seed sweep's spread)."""
+    more fields for the record, e.g. a seed sweep's spread; ``commit``: the code's commit when
+    the search started, default the current one)."""
     record = records.make_record(command=command, variant=job.variant,
                                  algorithm=job.algorithm, params=job.parameters, seed=job.seed,
                                  nodes=result.nodes, seconds=result.seconds,
                                  score=result.score, line=result.line,
-                                 stages=getattr(result, "trace", None))
+                                 stages=getattr(result, "trace", None), commit=commit)
     record["complete"] = bool(result.complete)
     record["weights"] = job.weights_used()
     if job.position is not None:
@@ -276,6 +278,7 @@ def run_solo(job: SoloJob, *, out: str | None, command: str, quiet: bool = False
     """Check the output path, search, confirm the line through the reference engine, write
     the record; returns it and its path (``record["interrupted"]``: stopped by a signal)."""
     started = time.perf_counter() if started is None else started
+    commit = records.git_commit(records.CODE)  # the code searching, whatever changes meanwhile
     output = prepare_output(job, out)
     with StopOnSignal() as stop:
         if not quiet:
@@ -283,7 +286,7 @@ def run_solo(job: SoloJob, *, out: str | None, command: str, quiet: bool = False
                              "and keeps the best line)\n")
         result = run_search(job, started, stop, quiet)
         interrupted = stop.name
-        return write_result(job, result, output, command, interrupted)
+        return write_result(job, result, output, command, interrupted, commit=commit)
 
 
 class _ProgressBar:
