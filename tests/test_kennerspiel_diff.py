@@ -82,11 +82,37 @@ def test_frozen_rejections_hold_only_under_the_kennerspiel_profile_fields():
 
     for name, field in (("ours-overwritten-prior", "occupied_use_displaces"),
                         ("ours-solo-phase-returns-player-clergy",
-                         "solo_phase_returns_clergy_first")):
+                         "solo_phase_returns_clergy_first"),
+                        ("ours-wonder-not-a-payment-good", "wonders_are_goods")):
         rec = json.loads((FROZEN / f"{name}.json").read_text(encoding="utf-8"))
         prof = replace(KENNERSPIEL, **{field: getattr(RULEBOOK, field)})
         rp = replay_record(rec | {"moves": rec["moves"] + [rec["rejects_next"]]}, prof)
         assert len(rp.state.history()) > 0
+
+
+def test_a_wonder_pays_a_cloister_courtyard_only_under_the_rulebook():
+    # profile wonders_are_goods: a wonder is one of 3 different goods under the rulebook, not
+    # under kennerspiel (ours-wonder-not-a-payment-good is the game that found it)
+    from solver.rules import actions as A
+    from solver.rules import goods as G
+    from solver.rules.game import new_initial_state
+
+    for prof, offered in ((RULEBOOK, True), (KENNERSPIEL, False)):
+        st = new_initial_state("france", 1, "long", prof)
+        red = st.g.owners[0]
+        red.goods[:] = [0] * G.N_GOODS
+        red.goods[G.BOOK] = red.goods[G.STONE] = red.goods[G.WONDER] = 1
+        st.g.display.remove("G02")
+        red.land.cells[(3, 0)][1] = "G02"
+        st.apply_action(A.make("USE", "G02", flag=0))
+        opts = st.legal_actions()
+        # the decline and, with the wonder as the third good, the six outputs
+        assert (len(opts) > 1) is offered, prof.name
+        if offered:
+            st.apply_action(opts[1])
+            while st.frame.kind == "pay":  # one tile of each, in goods order
+                st.apply_action(st.legal_actions()[0])
+            assert red.goods[G.WONDER] == 0 and red.goods[G.BOOK] == 0
 
 
 def test_displaced_clergyman_is_placed_but_on_no_space():
@@ -111,6 +137,7 @@ def test_new_profile_fields_keep_the_rulebook_values():
     assert RULEBOOK.district_via_mountain_plot and not KENNERSPIEL.district_via_mountain_plot
     assert RULEBOOK.neutral_cover_needs_adjacency is False
     assert KENNERSPIEL.neutral_cover_needs_adjacency is True
+    assert RULEBOOK.wonders_are_goods and not KENNERSPIEL.wonders_are_goods
     for field in ("occupied_use_displaces", "solo_hired_use_after_settle",
                   "joker_product_restores_joker", "free_use_repeats_chain"):
         assert getattr(RULEBOOK, field) is False and getattr(KENNERSPIEL, field) is True

@@ -104,6 +104,11 @@ class RuleProfile:
     # in the same chain of free uses (kennerspiel offers its targets whatever came before; rule
     # reading: a chain never returns to a building it used)
     free_use_repeats_chain: bool = False
+    # tools/kenner: a wonder tile may be given in a picked payment of different goods (G02
+    # Cloister Courtyard, F08 Market, ...) or of points (I35 Round Tower), as one of the goods
+    # tiles (RULES §1); kennerspiel keeps wonders as a count outside its goods, so no payment
+    # of it can take one (its move parameters have no wonder code)
+    wonders_are_goods: bool = True
     # quirk 3 / D15: short games hand out the round goods of a settlement round after the phase
     short_round_goods_after_settlement: bool = False
     # quirk 4 / D13: short games use the long games' building lists (3p: 33, 4p: 41)
@@ -193,6 +198,7 @@ KENNERSPIEL = replace(
     solo_hired_use_after_settle=True,
     joker_product_restores_joker=True,
     free_use_repeats_chain=True,
+    wonders_are_goods=False,
     palace_may_use_itself=True,
     short_round_goods_after_settlement=True,
     short_uses_long_lists=True,

@@ -25,6 +25,7 @@ from solver.rules.moves import neutral_cells
 from solver.rules.notation import (
     GameConfig,
     NotationError,
+    export_actions,
     export_history,
     ks_goods,
     replay_record,
@@ -208,15 +209,72 @@ def _choose(st, legal: list[int], rng: random.Random) -> int:
     return rng.choice(legal)
 
 
+def _overshoots(g: int, need: dict) -> bool:
+    """Whether one tile of ``g`` gives more food / energy / points than is still owed (a meat
+    where 2 food are due): kennerspiel would read the surplus as a bigger option."""
+    return any(v[g] > need[k] for k, v in (("food", G.FOOD), ("energy2", G.ENERGY2),
+                                            ("points", G.POINTS)))
+
+
+def _plain_payment(st, option: int, rng: random.Random) -> list[int] | None:
+    """``option`` and the PAY tiles of one random payment of it, preferring tiles that do not
+    overshoot, if kennerspiel's form of the move names that option exactly (no ``OPTION=``
+    in its export); else None."""
+    trial = st.clone()
+    seq = [option]
+    trial.apply_action(option)
+    while _kind(trial) == "pay":
+        legal = trial.legal_actions()
+        exact = [a for a in legal if not _overshoots(A.decode(a).flag, trial.frame.need)]
+        seq.append(rng.choice(exact or legal))
+        trial.apply_action(seq[-1])
+    moves = export_actions(st, seq)
+    return None if any(_uses_extension(m) for m in moves) else seq
+
+
+class RandomPlayer:
+    """Our seeded random player (direction ``ours``): :func:`_choose`, except that a building
+    option is taken with a payment kennerspiel's notation names exactly (NOTATION §7: the
+    goods string is the option), so the game exports without ``OPTION=``: the option drawn
+    first if one of its payments does, else another option, else (rarely) the drawn option
+    with any payment (the comparison then stops at that move)."""
+
+    TRIES = 3  # random payments tried per option
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.plan: list[int] = []  # the PAY tiles of the option just taken
+
+    def choose(self, st, legal: list[int]) -> int:
+        """The next action."""
+        if self.plan:
+            a = self.plan.pop(0)
+            if a in legal:
+                return a
+            self.plan = []
+        a = _choose(st, legal, self.rng)
+        if _kind(st) != "option" or not A.decode(a).flag:
+            return a
+        real = [b for b in legal if A.decode(b).flag and b != a]
+        self.rng.shuffle(real)
+        for b in [a] + real:
+            for _ in range(self.TRIES):
+                seq = _plain_payment(st, b, self.rng)
+                if seq is not None:
+                    self.plan = seq[1:]
+                    return b
+        return a
+
+
 def our_random_moves(config: tuple, seed: int) -> tuple[list[list[str]], dict]:
     """Play a seeded random game of our engine (kennerspiel profile); (its notation, start)."""
     players, country, length = config
     colours = list(COLOURS[:players + (1 if players == 1 else 0)])
     st = new_initial_state(country, players, length, "kennerspiel", colours=tuple(colours))
-    rng = random.Random(seed)
+    player = RandomPlayer(random.Random(seed))
     steps = 0
     while not st.is_terminal() and steps < MAX_STEPS:
-        st.apply_action(_choose(st, st.legal_actions(), rng))
+        st.apply_action(player.choose(st, st.legal_actions()))
         steps += 1
     cfg = GameConfig(players, country, length, colours[:players],
                      colours[1] if players == 1 else None)
