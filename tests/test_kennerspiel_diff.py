@@ -131,6 +131,20 @@ def test_displaced_clergyman_is_placed_but_on_no_space():
     assert st.occupant(0, red.land.find("LR1")) == (0, 0)
 
 
+@pytest.mark.parametrize("seed", [20, 21])
+def test_random_player_pays_options_in_plain_notation(seed):
+    # before RandomPlayer these games stopped being compared at a Stone Merchant use paid
+    # with a meat where 2 food were due (exported as USE G12 ... OPTION=[k])
+    from tools.kenner.compare import _uses_extension, our_random_moves
+
+    moves, start = our_random_moves((2, "ireland", "short"), seed)
+    assert any(m[:2] == ["USE", "G12"] for m in moves)
+    assert not [m for m in moves if _uses_extension(m)]
+    rp = replay_record({"config": {"players": 2, "country": "ireland", "length": "short"},
+                        "start": start, "moves": moves, "actors": None}, "kennerspiel")
+    assert rp.state.is_terminal()
+
+
 def test_new_profile_fields_keep_the_rulebook_values():
     assert RULEBOOK.solo_phase_returns_clergy_first is False
     assert KENNERSPIEL.solo_phase_returns_clergy_first is True
