@@ -145,6 +145,25 @@ def test_random_player_pays_options_in_plain_notation(seed):
     assert rp.state.is_terminal()
 
 
+def test_palace_list_explains_only_a_use_of_an_unoccupied_building():
+    # kennerspiel's process-wide Palace list (FINDINGS "Harness conventions") explains a USE
+    # after a Palace use that ours rejects only if no clergyman stands on that building now
+    from tools.kenner.compare import Outcome
+
+    rec = json.loads((FROZEN / "ks-palace-uses-itself.json").read_text(encoding="utf-8"))
+    moves = rec["moves"][:412]  # ... BUILD F27 3 -2, BUY_PLOT -3 MOUNTAIN, USE F27 Wn
+    assert moves[-1] == ["USE", "F27", "Wn"]
+    causes = {}
+    for target in ("F38", "F21"):  # G's F38 is empty, G's F21 has a clergyman on it
+        out = Outcome("ks", (2, "france", "short"), 0, moves + [["USE", target]],
+                      rec["actors"], rec["start"])
+        out.disagreement = {"move": 412, "tokens": ["USE", target], "field": "rejected",
+                            "ours": "the turn's main action is already used",
+                            "kennerspiel": "accepted"}
+        causes[target] = known_cause(out)
+    assert "Palace" in causes["F38"] and causes["F21"] is None
+
+
 def test_new_profile_fields_keep_the_rulebook_values():
     assert RULEBOOK.solo_phase_returns_clergy_first is False
     assert KENNERSPIEL.solo_phase_returns_clergy_first is True

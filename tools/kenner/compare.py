@@ -416,7 +416,7 @@ def known_cause(out: Outcome) -> str | None:
             and str(d.get("kennerspiel", "")).startswith("kennerspiel threw")):
         return "kennerspiel's Locutory throws unless the user's prior stands on their landscape"
     if (out.direction == "ks" and d["field"] == "rejected" and tokens[:1] == ["USE"]
-            and _after_palace(out.moves, d["move"])):
+            and _after_palace(out.moves, d["move"]) and _stale_target(out, d["move"])):
         return ("kennerspiel's Palace / Grand Manor target list is one process-wide list that "
                 "grows with every use (buildings of earlier uses and games stay usable)")
     if d.get("neutral_fallback"):
@@ -439,6 +439,27 @@ def _after_palace(moves: list, i: int) -> bool:
     first Palace use (2 france short seed 8: move 779)."""
     start = max((k for k in range(i) if moves[k][0] == "COMMIT"), default=0)
     return any(m[:2] in (["USE", "F27"], ["USE", "I27"]) for m in moves[start + 1:i])
+
+
+def _stale_target(out: Outcome, i: int) -> bool:
+    """Whether the building of move ``i`` (a ``USE`` after a Palace / Grand Manor use) has no
+    clergyman on it, or is not built, in our replay of the moves before it (which agreed with
+    kennerspiel at every COMMIT): no list of the buildings occupied now has it, only
+    kennerspiel's process-wide list (:func:`_after_palace`) can."""
+    try:
+        st = replay_record(out.record() | {"moves": out.moves[:i]}, "kennerspiel").state
+    except NotationError:
+        return False
+    where = st.locate(out.moves[i][1])
+    return where is None or st.occupant(where.owner, (where.col, where.row)) is None
+
+
+def reclassify(line: dict) -> str | None:
+    """:func:`known_cause` of a game logged by ``diff --log`` (its record and disagreement)."""
+    rec = line["record"]
+    out = Outcome(line["direction"], tuple(line["config"]), line["seed"], rec["moves"],
+                  rec.get("actors"), rec["start"], disagreement=line["disagreement"])
+    return known_cause(out)
 
 
 def run(oracle, direction: str, config: tuple, seed: int) -> Outcome:
