@@ -102,7 +102,8 @@ class RuleProfile:
     joker_product_restores_joker: bool = False
     # tools/kenner: a free use (Priory, Hospice, Palace, ...) may go to a building used earlier
     # in the same chain of free uses (kennerspiel offers its targets whatever came before; rule
-    # reading: a chain never returns to a building it used)
+    # reading: a chain never returns to a building it used), except to a Cloister Garden or
+    # Cottage used earlier in the turn (kennerspiel marks those unusable until the turn ends)
     free_use_repeats_chain: bool = False
     # tools/kenner: a wonder tile may be given in a picked payment of different goods (G02
     # Cloister Courtyard, F08 Market, ...) or of points (I35 Round Tower), as one of the goods

@@ -268,6 +268,12 @@ class RandomPlayer:
 
 def our_random_moves(config: tuple, seed: int) -> tuple[list[list[str]], dict]:
     """Play a seeded random game of our engine (kennerspiel profile); (its notation, start)."""
+    moves, start, _ = our_random_game(config, seed)
+    return moves, start
+
+
+def our_random_game(config: tuple, seed: int) -> tuple[list[list[str]], dict, object]:
+    """:func:`our_random_moves` and the game's final state as played."""
     players, country, length = config
     colours = list(COLOURS[:players + (1 if players == 1 else 0)])
     st = new_initial_state(country, players, length, "kennerspiel", colours=tuple(colours))
@@ -280,7 +286,7 @@ def our_random_moves(config: tuple, seed: int) -> tuple[list[list[str]], dict]:
                      colours[1] if players == 1 else None)
     start = {"seed": None, "colors_given": colours, "seat_colors": colours[:players],
              "neutral_color": cfg.neutral_colour}
-    return export_history(cfg, st.history(), "kennerspiel"), start
+    return export_history(cfg, st.history(), "kennerspiel"), start, st
 
 
 def _neutral_fallback(out: Outcome, moves: list, i: int) -> bool:
@@ -306,7 +312,7 @@ def _uses_extension(tokens: list[str]) -> bool:
 def run_ours(oracle, config: tuple, seed: int) -> Outcome:
     """Direction ``ours`` for one seed."""
     out = Outcome("ours", config, seed)
-    moves, out.start = our_random_moves(config, seed)
+    moves, out.start, played = our_random_game(config, seed)
     cut = next((i for i, m in enumerate(moves) if _uses_extension(m)), None)
     if cut is not None:
         out.truncated = f"move {cut} ({' '.join(moves[cut])}) uses a notation extension"
@@ -327,6 +333,13 @@ def run_ours(oracle, config: tuple, seed: int) -> Outcome:
     if out.disagreement is None and ks["rejected"] is None:
         out.finished = rp.state.is_terminal()
         _compare_end(out, rp.state, ks["final"], len(moves) - 1, moves)
+    if out.disagreement is None and cut is None and played.is_terminal():
+        # the export must re-import to the game as played (exporter docstring)
+        d = first_difference(our_view(played), our_view(rp.state))
+        if d is not None:
+            out.disagreement = {"move": len(moves) - 1, "tokens": moves[-1],
+                                "field": f"round trip: {d['field']}", "ours": d["ours"],
+                                "kennerspiel": f"re-imported: {d['kennerspiel']}"}
     return out
 
 

@@ -134,7 +134,9 @@ class Replay:
                     return
                 self._act("SKIP")
             elif p.kind in _GRANT_COMMANDS:
-                if cmd in _GRANT_COMMANDS[p.kind]:
+                # a Bulwark's free plot already placed: a second BUY_PLOT is the turn's own
+                # (paid) purchase, as in kennerspiel, whose bonus action is used up first
+                if cmd in (p.land if p.kind == "grant_land" else _GRANT_COMMANDS[p.kind]):
                     return
                 self._act("SKIP")
             else:
