@@ -173,7 +173,8 @@ def _leaves_room(st, action: int) -> bool:
 def _choose(st, legal: list[int], rng: random.Random) -> int:
     """A random legal action, biased so that the game moves on and exports in plain notation:
     a turn takes a main action when one exists (kennerspiel 0.21.1 rejects a pass), an option
-    frame takes a real option (a declined use exports as PLACE_ONLY)."""
+    frame takes a real option (a declined use exports as PLACE_ONLY), a Bulwark's free land is
+    placed where it can be."""
     f = st.frame
     kind = f.kind
     # fell trees / cut peat with nothing left exports as an extension kennerspiel cannot read
@@ -202,6 +203,12 @@ def _choose(st, legal: list[int], rng: random.Random) -> int:
         real = [a for a in legal if A.decode(a).flag]
         if real:
             return rng.choice(real)
+    elif kind == "grant_land":
+        # the Bulwark's free district / plot: declining one and then buying it paid has no
+        # kennerspiel form (its bonus purchase is used first), so a free one is always placed
+        place = [a for a in legal if A.decode(a).kind != "SKIP"]
+        if place:
+            return rng.choice(place)
     elif kind in ("turn", "settle"):
         commit = [a for a in legal if A.decode(a).kind == "COMMIT"]
         if commit and rng.random() < 0.5:
