@@ -139,9 +139,15 @@ class Use:
         targets = [t for t in targets if t[0] not in self.chain or (again and t[0] == self.b)
                    or (repeat and t[0] != self.b
                        and BUILDINGS[t[0]].effect not in _DISABLED_AFTER_USE)]
-        if targets:
-            self.grant(F.FreeUseFrame(user=self.user, targets=[[b, loc] for b, loc in targets],
-                                      chain=list(self.chain)))
+        if not targets:
+            return
+        top = self.state.g.frames[-1] if self.state.g.frames else None
+        if isinstance(top, F.SettleFrame) and self.profile.solo_hired_use_after_settle:
+            # the settlement turn keeps the free use open until COMMIT (before or after SETTLE)
+            top.free = [[[b, loc] for b, loc in targets], list(self.chain)]
+            return
+        self.grant(F.FreeUseFrame(user=self.user, targets=[[b, loc] for b, loc in targets],
+                                  chain=list(self.chain)))
 
     def built_buildings(self):
         """(building, [owner, col, row]) of every built building, all landscapes."""

@@ -93,7 +93,8 @@ class RuleProfile:
     land_in_neutral_phase: bool = False
     # tools/kenner: the free use of the building hired in a solo settlement phase may wait
     # until after the SETTLE, anywhere in the settlement turn (kennerspiel keeps it usable in
-    # its settlement frame until COMMIT; SOLO §4.2 step 4 has it used at once, before step 6)
+    # its settlement frame until COMMIT; SOLO §4.2 step 4 has it used at once, before step 6);
+    # so is a free use that building grants (a Cloister Garden's neighbour)
     solo_hired_use_after_settle: bool = False
     # tools/kenner: in solo, once the joker has left the wheel (SOLO §2: removed past 10), a
     # Shipping Company / Cooperage use yields 0 and puts the joker back on the wheel at the

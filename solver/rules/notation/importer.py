@@ -161,7 +161,8 @@ class Replay:
             pass
         elif p.kind == "prior_bonus":
             self._act("USE_PRIOR", building=b)
-        elif p.kind == "free_use" or (p.kind == "settle" and self.state.frame.hired):
+        elif p.kind == "free_use" or (p.kind == "settle" and (self.state.frame.hired
+                                                               or self.state.frame.free)):
             self._act("FREE_USE", building=b)  # (settle: solo_hired_use_after_settle)
         elif p.kind == "turn":
             me = self.state.g.owners[p.seat]
