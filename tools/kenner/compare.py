@@ -439,6 +439,10 @@ def known_cause(out: Outcome) -> str | None:
             and _after_palace(out.moves, d["move"]) and _stale_target(out, d["move"])):
         return ("kennerspiel's Palace / Grand Manor target list is one process-wide list that "
                 "grows with every use (buildings of earlier uses and games stay usable)")
+    if (out.direction == "ks" and d["field"] == "finished" and d["ours"] is True
+            and "max_commands" in (out.truncated or "") and out.config[0] == 2):
+        return ("our 2-player safety cap (profile two_player_max_rounds) ended a game "
+                "kennerspiel never ends (no cap; it ran out of commands)")
     if d.get("neutral_fallback"):
         return "no cell passes kennerspiel's cover check for this forced neutral build (D9)"
     if (out.config[0] == 4 and out.config[2] == "short" and d["field"] in ("current", "round")
@@ -478,7 +482,8 @@ def reclassify(line: dict) -> str | None:
     """:func:`known_cause` of a game logged by ``diff --log`` (its record and disagreement)."""
     rec = line["record"]
     out = Outcome(line["direction"], tuple(line["config"]), line["seed"], rec["moves"],
-                  rec.get("actors"), rec["start"], disagreement=line["disagreement"])
+                  rec.get("actors"), rec["start"], truncated=line.get("truncated"),
+                  disagreement=line["disagreement"])
     return known_cause(out)
 
 
