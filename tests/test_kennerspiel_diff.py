@@ -82,11 +82,37 @@ def test_frozen_rejections_hold_only_under_the_kennerspiel_profile_fields():
 
     for name, field in (("ours-overwritten-prior", "occupied_use_displaces"),
                         ("ours-solo-phase-returns-player-clergy",
-                         "solo_phase_returns_clergy_first")):
+                         "solo_phase_returns_clergy_first"),
+                        ("ours-wonder-not-a-payment-good", "wonders_are_goods")):
         rec = json.loads((FROZEN / f"{name}.json").read_text(encoding="utf-8"))
         prof = replace(KENNERSPIEL, **{field: getattr(RULEBOOK, field)})
         rp = replay_record(rec | {"moves": rec["moves"] + [rec["rejects_next"]]}, prof)
         assert len(rp.state.history()) > 0
+
+
+def test_a_wonder_pays_a_cloister_courtyard_only_under_the_rulebook():
+    # profile wonders_are_goods: a wonder is one of 3 different goods under the rulebook, not
+    # under kennerspiel (ours-wonder-not-a-payment-good is the game that found it)
+    from solver.rules import actions as A
+    from solver.rules import goods as G
+    from solver.rules.game import new_initial_state
+
+    for prof, offered in ((RULEBOOK, True), (KENNERSPIEL, False)):
+        st = new_initial_state("france", 1, "long", prof)
+        red = st.g.owners[0]
+        red.goods[:] = [0] * G.N_GOODS
+        red.goods[G.BOOK] = red.goods[G.STONE] = red.goods[G.WONDER] = 1
+        st.g.display.remove("G02")
+        red.land.cells[(3, 0)][1] = "G02"
+        st.apply_action(A.make("USE", "G02", flag=0))
+        opts = st.legal_actions()
+        # the decline and, with the wonder as the third good, the six outputs
+        assert (len(opts) > 1) is offered, prof.name
+        if offered:
+            st.apply_action(opts[1])
+            while st.frame.kind == "pay":  # one tile of each, in goods order
+                st.apply_action(st.legal_actions()[0])
+            assert red.goods[G.WONDER] == 0 and red.goods[G.BOOK] == 0
 
 
 def test_displaced_clergyman_is_placed_but_on_no_space():
@@ -105,12 +131,46 @@ def test_displaced_clergyman_is_placed_but_on_no_space():
     assert st.occupant(0, red.land.find("LR1")) == (0, 0)
 
 
+@pytest.mark.parametrize("seed", [20, 21])
+def test_random_player_pays_options_in_plain_notation(seed):
+    # before RandomPlayer these games stopped being compared at a Stone Merchant use paid
+    # with a meat where 2 food were due (exported as USE G12 ... OPTION=[k])
+    from tools.kenner.compare import _uses_extension, our_random_moves
+
+    moves, start = our_random_moves((2, "ireland", "short"), seed)
+    assert any(m[:2] == ["USE", "G12"] for m in moves)
+    assert not [m for m in moves if _uses_extension(m)]
+    rp = replay_record({"config": {"players": 2, "country": "ireland", "length": "short"},
+                        "start": start, "moves": moves, "actors": None}, "kennerspiel")
+    assert rp.state.is_terminal()
+
+
+def test_palace_list_explains_only_a_use_of_an_unoccupied_building():
+    # kennerspiel's process-wide Palace list (FINDINGS "Harness conventions") explains a USE
+    # after a Palace use that ours rejects only if no clergyman stands on that building now
+    from tools.kenner.compare import Outcome
+
+    rec = json.loads((FROZEN / "ks-palace-uses-itself.json").read_text(encoding="utf-8"))
+    moves = rec["moves"][:412]  # ... BUILD F27 3 -2, BUY_PLOT -3 MOUNTAIN, USE F27 Wn
+    assert moves[-1] == ["USE", "F27", "Wn"]
+    causes = {}
+    for target in ("F38", "F21"):  # G's F38 is empty, G's F21 has a clergyman on it
+        out = Outcome("ks", (2, "france", "short"), 0, moves + [["USE", target]],
+                      rec["actors"], rec["start"])
+        out.disagreement = {"move": 412, "tokens": ["USE", target], "field": "rejected",
+                            "ours": "the turn's main action is already used",
+                            "kennerspiel": "accepted"}
+        causes[target] = known_cause(out)
+    assert "Palace" in causes["F38"] and causes["F21"] is None
+
+
 def test_new_profile_fields_keep_the_rulebook_values():
     assert RULEBOOK.solo_phase_returns_clergy_first is False
     assert KENNERSPIEL.solo_phase_returns_clergy_first is True
     assert RULEBOOK.district_via_mountain_plot and not KENNERSPIEL.district_via_mountain_plot
     assert RULEBOOK.neutral_cover_needs_adjacency is False
     assert KENNERSPIEL.neutral_cover_needs_adjacency is True
+    assert RULEBOOK.wonders_are_goods and not KENNERSPIEL.wonders_are_goods
     for field in ("occupied_use_displaces", "solo_hired_use_after_settle",
                   "joker_product_restores_joker", "free_use_repeats_chain"):
         assert getattr(RULEBOOK, field) is False and getattr(KENNERSPIEL, field) is True

@@ -65,7 +65,7 @@ from . import frames as F
 from . import goods as G
 from .cards import BUILDING_IDS, BUILDING_INDEX, BUILDINGS
 from .game import RuleError, State
-from .payment import Cost, pay_coins, pay_goods
+from .payment import Cost, pay_coins, pay_goods, payable_goods
 
 ROW_MIN, ROW_MAX = -7, 8
 N_ROWS = ROW_MAX - ROW_MIN + 1
@@ -373,7 +373,8 @@ def _complete(trial: State) -> list[int]:
             cost = Cost(food=need["food"], energy2=need["energy2"], points=need["points"],
                         distinct=need["distinct"])
             seq = [A.make("PAY", flag=g)
-                   for g in pay_rule(trial.g.owners[f.user].goods, cost)]
+                   for g in pay_rule(payable_goods(trial.g.owners[f.user].goods,
+                                                   trial.profile.wonders_are_goods), cost)]
         elif isinstance(f, F.PickCellsFrame):
             cells = trial.g.owners[f.user].land.features(f.feature)
             seq = [A.make("PICK_CELL", col=c, row=r)

@@ -133,13 +133,21 @@ class Use:
                        ) -> None:
         """Offer a free use of one of ``targets`` ((building, [owner, col, row] or None));
         ``again``: the building being used may be used again (each use pays again). Buildings
-        used earlier in the chain are left out, unless profile ``free_use_repeats_chain``."""
+        used earlier in the chain are left out, unless profile ``free_use_repeats_chain``
+        (then only the building being used, and a Cloister Garden or Cottage used earlier)."""
         repeat = self.profile.free_use_repeats_chain
         targets = [t for t in targets if t[0] not in self.chain or (again and t[0] == self.b)
-                   or (repeat and t[0] != self.b)]
-        if targets:
-            self.grant(F.FreeUseFrame(user=self.user, targets=[[b, loc] for b, loc in targets],
-                                      chain=list(self.chain)))
+                   or (repeat and t[0] != self.b
+                       and BUILDINGS[t[0]].effect not in _DISABLED_AFTER_USE)]
+        if not targets:
+            return
+        top = self.state.g.frames[-1] if self.state.g.frames else None
+        if isinstance(top, F.SettleFrame) and self.profile.solo_hired_use_after_settle:
+            # the settlement turn keeps the free use open until COMMIT (before or after SETTLE)
+            top.free = [[[b, loc] for b, loc in targets], list(self.chain)]
+            return
+        self.grant(F.FreeUseFrame(user=self.user, targets=[[b, loc] for b, loc in targets],
+                                  chain=list(self.chain)))
 
     def built_buildings(self):
         """(building, [owner, col, row]) of every built building, all landscapes."""
@@ -214,6 +222,9 @@ def _neighbour_targets(u: Use):
     return out
 
 
+#: under ``free_use_repeats_chain``: the buildings a chain never returns to once used (kennerspiel
+#: marks them unusable until the turn ends)
+_DISABLED_AFTER_USE = ("cloister_garden", "cottage")
 effect("cloister_garden", lambda u: [Option("take 1 grapes, then a free use of a neighbour")],
        lambda u, data: (u.gain(G.GRAPES), u.grant_free_use(_neighbour_targets(u))))
 effect("cottage", lambda u: [Option("take 1 malt, then a free use of a neighbour")],

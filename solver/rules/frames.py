@@ -253,13 +253,16 @@ class SettleFrame(Frame):
 
     kind: ClassVar[str] = "settle"
     ACTOR: ClassVar[str] = "seat"
-    OPTIONAL: ClassVar[tuple[str, ...]] = ("hired",)
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("hired", "free")
     seat: int
     bought: bool = False
     settled: bool = False
     # profile solo_hired_use_after_settle: [building, [owner, col, row]] of the hired use
     # still to take (``FREE_USE building``, until COMMIT)
     hired: list | None = None
+    # the same profile: [targets, chain] of a free use the hired building granted (a Cloister
+    # Garden's neighbour, ...), open until COMMIT (``FREE_USE building``)
+    free: list | None = None
 
 
 @dataclass

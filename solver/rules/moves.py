@@ -24,7 +24,7 @@ from .cards import BUILDINGS, SETTLEMENTS
 from .effects import EFFECTS, Option, Use
 from .errors import RuleError
 from .landscape import Landscape, LandscapeError
-from .payment import Cost, affordable, coin_value, pay_coins, pay_goods
+from .payment import Cost, affordable, coin_value, pay_coins, pay_goods, payable_goods
 from .state import LAY_BROTHER, PRIOR
 
 if TYPE_CHECKING:
@@ -460,7 +460,7 @@ def use_of(state: State, f: F.OptionFrame | F.ResolveUse) -> Use:
 def options(state: State, f: F.OptionFrame) -> list[Option]:
     """Option 0 (do nothing) plus the building's affordable options."""
     u = use_of(state, f)
-    goods = state.g.owners[f.user].goods
+    goods = payable_goods(state.g.owners[f.user].goods, state.profile.wonders_are_goods)
     opts = [Option("place only, use no function", ("decline",))]
     for opt in EFFECTS[BUILDINGS[f.building].effect].options(u):
         if affordable(goods, opt.cost, state.profile.auto_spend_wine_whiskey):

@@ -27,7 +27,7 @@ from .effects import EFFECTS, Option
 from .errors import RuleError
 from .explicit import allocate, needed_part, take_named
 from .moves import options, resume, use_of
-from .payment import Cost, affordable, coin_value, pay_coins, pay_goods
+from .payment import Cost, affordable, coin_value, pay_coins, pay_goods, payable_goods
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -72,7 +72,8 @@ class AutomaticPayer:
 
     def covers(self, state: State, seat: int, cost: Cost) -> bool:
         """The held goods afford it (wine and whiskey are not spent as coins here)."""
-        return affordable(state.g.owners[seat].goods, cost, False)
+        return affordable(payable_goods(state.g.owners[seat].goods,
+                                        state.profile.wonders_are_goods), cost, False)
 
     def pay(self, state: State, seat: int, cost: Cost, then: F.Continuation) -> None:
         """Exact goods and coins at once (D34); the picked rest in a PAY frame."""
@@ -170,6 +171,10 @@ class NamedPayment:
     def _take(self, state: State, seat: int, cost: Cost | None) -> None:
         """Check the payment against ``cost`` and take it (all of it, or the needed part)."""
         payment = self.payment
+        if (cost is not None and cost.picked and payment.get(G.WONDER)
+                and not state.profile.wonders_are_goods):
+            raise RuleError("a wonder cannot be given in this payment (profile "
+                            "wonders_are_goods: kennerspiel keeps wonders apart from its goods)")
         if cost is not None:
             allocate(payment, cost)
             if not state.profile.explicit_payment_takes_all:

@@ -116,6 +116,16 @@ def pay_coins(goods: list[int], n: int, with_drinks: bool) -> None:
         raise AssertionError("pay_coins called without enough money")
 
 
+def payable_goods(goods: list[int], wonders_are_goods: bool) -> list[int]:
+    """The goods a picked payment may take tiles from: all of them, or (profile field
+    ``wonders_are_goods`` False) a copy without the wonders."""
+    if wonders_are_goods or not goods[G.WONDER]:
+        return goods
+    out = list(goods)
+    out[G.WONDER] = 0
+    return out
+
+
 def contributes(g: int, need: dict) -> bool:
     """Does one tile of good ``g`` pay towards a still-open amount?"""
     return ((need["food"] > 0 and G.FOOD[g] > 0) or (need["energy2"] > 0 and G.ENERGY2[g] > 0)

@@ -93,7 +93,8 @@ class RuleProfile:
     land_in_neutral_phase: bool = False
     # tools/kenner: the free use of the building hired in a solo settlement phase may wait
     # until after the SETTLE, anywhere in the settlement turn (kennerspiel keeps it usable in
-    # its settlement frame until COMMIT; SOLO §4.2 step 4 has it used at once, before step 6)
+    # its settlement frame until COMMIT; SOLO §4.2 step 4 has it used at once, before step 6);
+    # so is a free use that building grants (a Cloister Garden's neighbour)
     solo_hired_use_after_settle: bool = False
     # tools/kenner: in solo, once the joker has left the wheel (SOLO §2: removed past 10), a
     # Shipping Company / Cooperage use yields 0 and puts the joker back on the wheel at the
@@ -102,8 +103,14 @@ class RuleProfile:
     joker_product_restores_joker: bool = False
     # tools/kenner: a free use (Priory, Hospice, Palace, ...) may go to a building used earlier
     # in the same chain of free uses (kennerspiel offers its targets whatever came before; rule
-    # reading: a chain never returns to a building it used)
+    # reading: a chain never returns to a building it used), except to a Cloister Garden or
+    # Cottage used earlier in the turn (kennerspiel marks those unusable until the turn ends)
     free_use_repeats_chain: bool = False
+    # tools/kenner: a wonder tile may be given in a picked payment of different goods (G02
+    # Cloister Courtyard, F08 Market, ...) or of points (I35 Round Tower), as one of the goods
+    # tiles (RULES §1); kennerspiel keeps wonders as a count outside its goods, so no payment
+    # of it can take one (its move parameters have no wonder code)
+    wonders_are_goods: bool = True
     # quirk 3 / D15: short games hand out the round goods of a settlement round after the phase
     short_round_goods_after_settlement: bool = False
     # quirk 4 / D13: short games use the long games' building lists (3p: 33, 4p: 41)
@@ -193,6 +200,7 @@ KENNERSPIEL = replace(
     solo_hired_use_after_settle=True,
     joker_product_restores_joker=True,
     free_use_repeats_chain=True,
+    wonders_are_goods=False,
     palace_may_use_itself=True,
     short_round_goods_after_settlement=True,
     short_uses_long_lists=True,

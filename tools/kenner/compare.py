@@ -25,6 +25,7 @@ from solver.rules.moves import neutral_cells
 from solver.rules.notation import (
     GameConfig,
     NotationError,
+    export_actions,
     export_history,
     ks_goods,
     replay_record,
@@ -172,7 +173,8 @@ def _leaves_room(st, action: int) -> bool:
 def _choose(st, legal: list[int], rng: random.Random) -> int:
     """A random legal action, biased so that the game moves on and exports in plain notation:
     a turn takes a main action when one exists (kennerspiel 0.21.1 rejects a pass), an option
-    frame takes a real option (a declined use exports as PLACE_ONLY)."""
+    frame takes a real option (a declined use exports as PLACE_ONLY), a Bulwark's free land is
+    placed where it can be."""
     f = st.frame
     kind = f.kind
     # fell trees / cut peat with nothing left exports as an extension kennerspiel cannot read
@@ -201,6 +203,12 @@ def _choose(st, legal: list[int], rng: random.Random) -> int:
         real = [a for a in legal if A.decode(a).flag]
         if real:
             return rng.choice(real)
+    elif kind == "grant_land":
+        # the Bulwark's free district / plot: declining one and then buying it paid has no
+        # kennerspiel form (its bonus purchase is used first), so a free one is always placed
+        place = [a for a in legal if A.decode(a).kind != "SKIP"]
+        if place:
+            return rng.choice(place)
     elif kind in ("turn", "settle"):
         commit = [a for a in legal if A.decode(a).kind == "COMMIT"]
         if commit and rng.random() < 0.5:
@@ -208,21 +216,84 @@ def _choose(st, legal: list[int], rng: random.Random) -> int:
     return rng.choice(legal)
 
 
+def _overshoots(g: int, need: dict) -> bool:
+    """Whether one tile of ``g`` gives more food / energy / points than is still owed (a meat
+    where 2 food are due): kennerspiel would read the surplus as a bigger option."""
+    return any(v[g] > need[k] for k, v in (("food", G.FOOD), ("energy2", G.ENERGY2),
+                                            ("points", G.POINTS)))
+
+
+def _plain_payment(st, option: int, rng: random.Random) -> list[int] | None:
+    """``option`` and the PAY tiles of one random payment of it, preferring tiles that do not
+    overshoot, if kennerspiel's form of the move names that option exactly (no ``OPTION=``
+    in its export); else None."""
+    trial = st.clone()
+    seq = [option]
+    trial.apply_action(option)
+    while _kind(trial) == "pay":
+        legal = trial.legal_actions()
+        exact = [a for a in legal if not _overshoots(A.decode(a).flag, trial.frame.need)]
+        seq.append(rng.choice(exact or legal))
+        trial.apply_action(seq[-1])
+    moves = export_actions(st, seq)
+    return None if any(_uses_extension(m) for m in moves) else seq
+
+
+class RandomPlayer:
+    """Our seeded random player (direction ``ours``): :func:`_choose`, except that a building
+    option is taken with a payment kennerspiel's notation names exactly (NOTATION §7: the
+    goods string is the option), so the game exports without ``OPTION=``: the option drawn
+    first if one of its payments does, else another option, else (rarely) the drawn option
+    with any payment (the comparison then stops at that move)."""
+
+    TRIES = 3  # random payments tried per option
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.plan: list[int] = []  # the PAY tiles of the option just taken
+
+    def choose(self, st, legal: list[int]) -> int:
+        """The next action."""
+        if self.plan:
+            a = self.plan.pop(0)
+            if a in legal:
+                return a
+            self.plan = []
+        a = _choose(st, legal, self.rng)
+        if _kind(st) != "option" or not A.decode(a).flag:
+            return a
+        real = [b for b in legal if A.decode(b).flag and b != a]
+        self.rng.shuffle(real)
+        for b in [a] + real:
+            for _ in range(self.TRIES):
+                seq = _plain_payment(st, b, self.rng)
+                if seq is not None:
+                    self.plan = seq[1:]
+                    return b
+        return a
+
+
 def our_random_moves(config: tuple, seed: int) -> tuple[list[list[str]], dict]:
     """Play a seeded random game of our engine (kennerspiel profile); (its notation, start)."""
+    moves, start, _ = our_random_game(config, seed)
+    return moves, start
+
+
+def our_random_game(config: tuple, seed: int) -> tuple[list[list[str]], dict, object]:
+    """:func:`our_random_moves` and the game's final state as played."""
     players, country, length = config
     colours = list(COLOURS[:players + (1 if players == 1 else 0)])
     st = new_initial_state(country, players, length, "kennerspiel", colours=tuple(colours))
-    rng = random.Random(seed)
+    player = RandomPlayer(random.Random(seed))
     steps = 0
     while not st.is_terminal() and steps < MAX_STEPS:
-        st.apply_action(_choose(st, st.legal_actions(), rng))
+        st.apply_action(player.choose(st, st.legal_actions()))
         steps += 1
     cfg = GameConfig(players, country, length, colours[:players],
                      colours[1] if players == 1 else None)
     start = {"seed": None, "colors_given": colours, "seat_colors": colours[:players],
              "neutral_color": cfg.neutral_colour}
-    return export_history(cfg, st.history(), "kennerspiel"), start
+    return export_history(cfg, st.history(), "kennerspiel"), start, st
 
 
 def _neutral_fallback(out: Outcome, moves: list, i: int) -> bool:
@@ -248,7 +319,7 @@ def _uses_extension(tokens: list[str]) -> bool:
 def run_ours(oracle, config: tuple, seed: int) -> Outcome:
     """Direction ``ours`` for one seed."""
     out = Outcome("ours", config, seed)
-    moves, out.start = our_random_moves(config, seed)
+    moves, out.start, played = our_random_game(config, seed)
     cut = next((i for i, m in enumerate(moves) if _uses_extension(m)), None)
     if cut is not None:
         out.truncated = f"move {cut} ({' '.join(moves[cut])}) uses a notation extension"
@@ -269,6 +340,13 @@ def run_ours(oracle, config: tuple, seed: int) -> Outcome:
     if out.disagreement is None and ks["rejected"] is None:
         out.finished = rp.state.is_terminal()
         _compare_end(out, rp.state, ks["final"], len(moves) - 1, moves)
+    if out.disagreement is None and cut is None and played.is_terminal():
+        # the export must re-import to the game as played (exporter docstring)
+        d = first_difference(our_view(played), our_view(rp.state))
+        if d is not None:
+            out.disagreement = {"move": len(moves) - 1, "tokens": moves[-1],
+                                "field": f"round trip: {d['field']}", "ours": d["ours"],
+                                "kennerspiel": f"re-imported: {d['kennerspiel']}"}
     return out
 
 
@@ -358,9 +436,13 @@ def known_cause(out: Outcome) -> str | None:
             and str(d.get("kennerspiel", "")).startswith("kennerspiel threw")):
         return "kennerspiel's Locutory throws unless the user's prior stands on their landscape"
     if (out.direction == "ks" and d["field"] == "rejected" and tokens[:1] == ["USE"]
-            and _after_palace(out.moves, d["move"])):
+            and _after_palace(out.moves, d["move"]) and _stale_target(out, d["move"])):
         return ("kennerspiel's Palace / Grand Manor target list is one process-wide list that "
                 "grows with every use (buildings of earlier uses and games stay usable)")
+    if (out.direction == "ks" and d["field"] == "finished" and d["ours"] is True
+            and "max_commands" in (out.truncated or "") and out.config[0] == 2):
+        return ("our 2-player safety cap (profile two_player_max_rounds) ended a game "
+                "kennerspiel never ends (no cap; it ran out of commands)")
     if d.get("neutral_fallback"):
         return "no cell passes kennerspiel's cover check for this forced neutral build (D9)"
     if (out.config[0] == 4 and out.config[2] == "short" and d["field"] in ("current", "round")
@@ -381,6 +463,28 @@ def _after_palace(moves: list, i: int) -> bool:
     first Palace use (2 france short seed 8: move 779)."""
     start = max((k for k in range(i) if moves[k][0] == "COMMIT"), default=0)
     return any(m[:2] in (["USE", "F27"], ["USE", "I27"]) for m in moves[start + 1:i])
+
+
+def _stale_target(out: Outcome, i: int) -> bool:
+    """Whether the building of move ``i`` (a ``USE`` after a Palace / Grand Manor use) has no
+    clergyman on it, or is not built, in our replay of the moves before it (which agreed with
+    kennerspiel at every COMMIT): no list of the buildings occupied now has it, only
+    kennerspiel's process-wide list (:func:`_after_palace`) can."""
+    try:
+        st = replay_record(out.record() | {"moves": out.moves[:i]}, "kennerspiel").state
+    except NotationError:
+        return False
+    where = st.locate(out.moves[i][1])
+    return where is None or st.occupant(where.owner, (where.col, where.row)) is None
+
+
+def reclassify(line: dict) -> str | None:
+    """:func:`known_cause` of a game logged by ``diff --log`` (its record and disagreement)."""
+    rec = line["record"]
+    out = Outcome(line["direction"], tuple(line["config"]), line["seed"], rec["moves"],
+                  rec.get("actors"), rec["start"], truncated=line.get("truncated"),
+                  disagreement=line["disagreement"])
+    return known_cause(out)
 
 
 def run(oracle, direction: str, config: tuple, seed: int) -> Outcome:

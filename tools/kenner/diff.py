@@ -19,7 +19,7 @@ import sys
 import time
 from collections import Counter
 
-from .compare import CONFIGS, corpus_problems, known_cause, run
+from .compare import CONFIGS, corpus_problems, known_cause, reclassify, run
 from .oracle import Oracle, OracleError, oracle_problem
 
 
@@ -46,6 +46,24 @@ def _truncation_cause(reason: str) -> str:
     return reason
 
 
+def _reclassify(path: str) -> int:
+    """Print each logged disagreement with its cause under the current harness."""
+    bad = 0
+    with open(path, encoding="utf-8") as f:
+        for n, text in enumerate(f, 1):
+            line = json.loads(text)
+            d = line["disagreement"]
+            if d is None:
+                continue
+            cause = reclassify(line)
+            bad += cause is None
+            print(f"{line['direction']} {' '.join(map(str, line['config']))} seed "
+                  f"{line['seed']} move {d['move']} ({' '.join(d['tokens'])}): "
+                  f"{cause or 'UNEXPLAINED ' + d['field']}")
+    print(f"{path}: {bad} unexplained")
+    return 1 if bad else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the harness; the exit status (0 all agreed, 1 disagreements, 2 usage)."""
     ap = argparse.ArgumentParser(prog="python -m tools.kenner.diff", description=__doc__.split(
@@ -61,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--direction", choices=("ours", "ks", "both"), default="both")
     ap.add_argument("--log", help="append a JSON line per disagreeing or truncated game")
     ap.add_argument("--quiet", action="store_true", help="no line per disagreement")
+    ap.add_argument("--reclassify", metavar="JSONL", help="no games: re-apply the current "
+                    "documented causes to the disagreements of a --log file and print them "
+                    "(exit 1 if any is unexplained)")
     ap.add_argument("--check-corpus", metavar="DIR", help="first replay the recorded games of "
                     "DIR (e.g. tests/data/games) in the oracle and stop (exit 1) if it does "
                     "not reproduce them")
@@ -69,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         configs = [_config(c) for c in args.config or []]
     except argparse.ArgumentTypeError as e:
         ap.error(str(e))
+    if args.reclassify:
+        return _reclassify(args.reclassify)
     if args.all:
         configs = list(CONFIGS)
     if not configs and not args.check_corpus:

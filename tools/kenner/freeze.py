@@ -72,6 +72,9 @@ def main(argv=None) -> int:
     ap.add_argument("--direction", choices=("ks", "ours"), default="ks",
                     help="whose random game (default ks: kennerspiel's)")
     ap.add_argument("--moves", type=int, help="keep only the first N moves")
+    ap.add_argument("--rejects-next", action="store_true",
+                    help="with --moves N: store move N (the one kennerspiel rejects) as "
+                    "rejects_next; the test then checks that ours rejects it too")
     ap.add_argument("--from-log", metavar="JSONL", help="take the game's moves from a --log "
                     "file of tools.kenner.diff (the line with this config, seed and direction)")
     args = ap.parse_args(argv)
@@ -87,9 +90,22 @@ def main(argv=None) -> int:
                     moves = d["record"]["moves"]
         if moves is None:
             raise SystemExit(f"{args.from_log} has no {args.direction} game {config} {args.seed}")
+    if args.rejects_next and args.moves is None:
+        ap.error("--rejects-next needs --moves N")
     with Oracle() as oracle:
         rec = frozen_record(oracle, config, args.seed, args.name, args.why, args.direction,
                             args.moves, moves)
+        if args.rejects_next:
+            full = moves if moves is not None else (
+                oracle.random_game([p, country, length], list(COLOURS[:config[0] + (
+                    config[0] == 1)]), args.seed, MAX_COMMANDS)["moves"]
+                if args.direction == "ks" else our_random_moves(config, args.seed)[0])
+            if len(full) <= args.moves:
+                raise SystemExit(f"the game has only {len(full)} moves")
+            rec["rejects_next"] = full[args.moves]
+            if not oracle.replay(full[:args.moves + 1])["rejected"] == args.moves:
+                raise SystemExit(f"kennerspiel does not reject move {args.moves} "
+                                 f"({' '.join(full[args.moves])})")
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{args.name}.json"
     path.write_text(json.dumps(rec, separators=(",", ":")) + "\n", encoding="utf-8")

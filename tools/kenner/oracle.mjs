@@ -9,7 +9,8 @@
 //   {"op": "random", "config": ["2", "france", "long"], "colors": ["R", "G"], "seed": 7,
 //    "max_commands": 5000}
 //       play a seeded random game from kennerspiel's own move generation (control().completion,
-//       token by token); answer {"ok", "moves", "actors" (colour each move was applied for,
+//       token by token; a solo neutral BUILD leaving a later forced build no accepted cell is
+//       drawn again, see leavesRoom); answer {"ok", "moves", "actors" (colour each move was applied for,
 //       "-" for CONFIG/START), "commits", "final", "ended": "finished" |
 //       "max_commands" | "stuck" | "loop" (the round number went back), "generated_rejected": [[tokens], ...]}
 //   {"op": "inspect", "moves": [...], "partial": [tokens]}
@@ -162,6 +163,51 @@ function randomCommand(state, rand, commitP) {
   return null;
 }
 
+// Whether some command starting with `partial` is accepted in `state` (its completions, depth
+// first, each tried on the reducer).
+function anyAccepted(state, partial, depth = 0) {
+  if (depth > 4) return false;
+  for (const t of completions(state, partial) ?? []) {
+    if (t === '') {
+      if (step(state, partial)[0] !== undefined) return true;
+      continue;
+    }
+    if (anyAccepted(state, [...partial, ...t.split(/\s+/).filter((x) => x !== '')], depth + 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether, after a solo neutral build, every building the neutral still has to build has a
+// cell kennerspiel's BUILD handler accepts (its move list offers covers its handler refuses, D9:
+// where no cell passes, the game is stuck). Outside the neutral building phase: true.
+function leavesRoom(state) {
+  if (!state.frame?.neutralBuildingPhase || state.status === 'FINISHED') return true;
+  const buildings = (completions(state, ['BUILD']) ?? []).filter((t) => t !== '');
+  return buildings.every((b) => anyAccepted(state, ['BUILD', b]));
+}
+
+// Every accepted neutral BUILD in a random order, the first that leaves room: [cmd, next] or
+// null (when the random draws found none).
+function roomyBuild(state, rand) {
+  const cmds = [];
+  for (const b of (completions(state, ['BUILD']) ?? []).filter((t) => t !== '')) {
+    for (const c of completions(state, ['BUILD', b]) ?? []) {
+      if (c !== '') cmds.push(['BUILD', b, ...c.split(/\s+/).filter((x) => x !== '')]);
+    }
+  }
+  for (let i = cmds.length - 1; i > 0; i--) { // Fisher-Yates
+    const j = Math.floor(rand() * (i + 1));
+    [cmds[i], cmds[j]] = [cmds[j], cmds[i]];
+  }
+  for (const cmd of cmds) {
+    const [next] = step(state, cmd);
+    if (next !== undefined && leavesRoom(next)) return [cmd, next];
+  }
+  return null;
+}
+
 function randomGame({ config, colors, seed, max_commands: maxCommands = 5000,
   commit_p: commitP = 0.25 }) {
   const moves = [['CONFIG', ...config], ['START', ...colors]];
@@ -183,19 +229,28 @@ function randomGame({ config, colors, seed, max_commands: maxCommands = 5000,
       ended = 'loop';
       break;
     }
-    let done = false;
-    for (let tries = 0; tries < 20 && !done; tries++) {
+    // a solo neutral BUILD that would leave a later forced build without an accepted cell is
+    // drawn again (kept only if no other command is found)
+    let chosen = null;
+    let fallback = null;
+    for (let tries = 0; tries < 20 && chosen === null; tries++) {
       const cmd = randomCommand(state, rand, commitP);
       if (cmd === null) break;
       const [next] = step(state, cmd);
       if (next === undefined) { generatedRejected.push(cmd); continue; }
-      actors += state.players[state.frame.activePlayerIndex].color;
-      state = next;
-      moves.push(cmd);
-      if (cmd[0] === 'COMMIT') commits.push({ after_move: moves.length - 1, ...summary(state) });
-      done = true;
+      if (cmd[0] === 'BUILD' && state.frame?.neutralBuildingPhase && !leavesRoom(next)) {
+        fallback ??= [cmd, next];
+        continue;
+      }
+      chosen = [cmd, next];
     }
-    if (!done) { ended = 'stuck'; break; }
+    if (chosen === null && fallback !== null) chosen = roomyBuild(state, rand) ?? fallback;
+    if (chosen === null) { ended = 'stuck'; break; }
+    const [cmd, next] = chosen;
+    actors += state.players[state.frame.activePlayerIndex].color;
+    state = next;
+    moves.push(cmd);
+    if (cmd[0] === 'COMMIT') commits.push({ after_move: moves.length - 1, ...summary(state) });
   }
   if (state.status === 'FINISHED') ended = 'finished';
   return { ok: true, moves, actors, commits, final: summary(state), ended,

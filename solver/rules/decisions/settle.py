@@ -1,7 +1,8 @@
 """A settlement turn (RULES §11.2): buy one landscape (before the settlement, unless profile
 ``land_after_settle``), build one settlement, convert, ``COMMIT``; under profile
 ``solo_hired_use_after_settle`` also the hired use of the solo phase's contract (``FREE_USE``,
-before or after the settlement; ``COMMIT`` forgoes it)."""
+before or after the settlement, and the free use that building grants; ``COMMIT`` forgoes
+them)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ def legal(state: State, f: SettleFrame) -> list[int]:
     out += moves.converts(state, seat)
     if f.hired:
         out.append(A.make("FREE_USE", f.hired[0]))
+    if f.free:
+        out += [A.make("FREE_USE", t[0]) for t in f.free[0]]
     return out
 
 
@@ -41,12 +44,17 @@ def apply(state: State, f: SettleFrame, a: Action, payer: Payer) -> None:
         state.g.frames.pop()
         return
     if a.kind == "FREE_USE":
-        if not f.hired or a.building != f.hired[0]:
-            raise RuleError(f"no use of {a.building} is pending in this settlement turn")
-        bid, loc = f.hired
-        f.hired = None
-        moves.push_option(state, seat, bid, loc, "contract", [])
-        return
+        if f.hired and a.building == f.hired[0]:
+            bid, loc = f.hired
+            f.hired = None
+            moves.push_option(state, seat, bid, loc, "contract", [])
+            return
+        for bid, loc in (f.free or [[], []])[0]:
+            if bid == a.building:
+                chain, f.free = f.free[1], None
+                moves.push_option(state, seat, bid, loc, "free", chain)
+                return
+        raise RuleError(f"no use of {a.building} is pending in this settlement turn")
     if a.kind in ("BUY_DISTRICT", "BUY_PLOT"):
         if f.bought or (f.settled and not state.profile.land_after_settle):
             raise RuleError("in a settlement phase you may buy one landscape, before your "

@@ -23,6 +23,7 @@ class Pending:
     bonus: bool = False  # turn frames: a bonus-round turn (the prior is placed)
     main_spent: bool = False  # turn frames: the main action has been taken
     targets: tuple[str, ...] = ()  # free_use frames: the buildings that may be used
+    land: tuple[str, ...] = ()  # grant_land frames: the free purchases still open
 
     def __str__(self) -> str:
         return str(self.kind)
@@ -37,7 +38,10 @@ def pending(state) -> Pending:
     return Pending(kind=f.kind, building=getattr(f, "building", None), user=user,
                    seat=getattr(f, "seat", user), bonus=bool(getattr(f, "bonus", False)),
                    main_spent=bool(getattr(f, "main", False)),
-                   targets=tuple(t[0] for t in getattr(f, "targets", ())))
+                   targets=tuple(t[0] for t in getattr(f, "targets", ())),
+                   land=tuple(k for k, attr in (("BUY_DISTRICT", "district"),
+                                                ("BUY_PLOT", "plot"))
+                              if f.kind == "grant_land" and getattr(f, attr)))
 
 
 def kind(state) -> str | None:

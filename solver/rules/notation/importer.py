@@ -134,7 +134,9 @@ class Replay:
                     return
                 self._act("SKIP")
             elif p.kind in _GRANT_COMMANDS:
-                if cmd in _GRANT_COMMANDS[p.kind]:
+                # a Bulwark's free plot already placed: a second BUY_PLOT is the turn's own
+                # (paid) purchase, as in kennerspiel, whose bonus action is used up first
+                if cmd in (p.land if p.kind == "grant_land" else _GRANT_COMMANDS[p.kind]):
                     return
                 self._act("SKIP")
             else:
@@ -159,7 +161,8 @@ class Replay:
             pass
         elif p.kind == "prior_bonus":
             self._act("USE_PRIOR", building=b)
-        elif p.kind == "free_use" or (p.kind == "settle" and self.state.frame.hired):
+        elif p.kind == "free_use" or (p.kind == "settle" and (self.state.frame.hired
+                                                               or self.state.frame.free)):
             self._act("FREE_USE", building=b)  # (settle: solo_hired_use_after_settle)
         elif p.kind == "turn":
             me = self.state.g.owners[p.seat]
