@@ -164,6 +164,21 @@ def test_palace_list_explains_only_a_use_of_an_unoccupied_building():
     assert "Palace" in causes["F38"] and causes["F21"] is None
 
 
+def test_a_stale_neutral_phase_flag_in_a_settlement_turn_reads_as_no_neutral_phase():
+    """Regression (ours 1 france long seeds 606 and 703, 'unexplained' in kenner3's count):
+    the player's last build emptied the display, so no neutral BUILD cleared kennerspiel's
+    neutralBuildingPhase flag, and its settlement turn (SETTLE offered) still had it set."""
+    from tools.kenner.compare import ks_view
+
+    base = {"status": "ACTIVE", "round": 15, "settlement_round": "B", "active": 0,
+            "bonus_round": False, "players": [{"color": "R", "goods": {}, "wonders": 0}],
+            "scores": [{"total": 0}]}
+    stale = ks_view(base | {"neutral_phase": True, "settle_turn": True})
+    assert stale["neutral_phase"] is False and stale["settle_turn"] is True
+    phase = ks_view(base | {"neutral_phase": True, "settle_turn": False})
+    assert phase["neutral_phase"] is True
+
+
 def test_new_profile_fields_keep_the_rulebook_values():
     assert RULEBOOK.solo_phase_returns_clergy_first is False
     assert KENNERSPIEL.solo_phase_returns_clergy_first is True

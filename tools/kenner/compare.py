@@ -118,7 +118,10 @@ def ks_view(s: dict) -> dict:
         "round": s["round"],
         "settlement_round": s["settlement_round"],
         "settle_turn": s["settle_turn"],
-        "neutral_phase": s["neutral_phase"],
+        # kennerspiel clears its neutral-building flag with the neutral's last BUILD; when the
+        # player's last build emptied the display there is none, and the flag stays set in
+        # the settlement turn that follows (SETTLE offered: a settlement turn, not a phase)
+        "neutral_phase": s["neutral_phase"] and not s["settle_turn"],
         "bonus_round": None if s["settle_turn"] or finished else s["bonus_round"],
         "goods": {p["color"]: p["goods"] for p in s["players"]},
         "wonders": {p["color"]: p["wonders"] for p in s["players"]},
