@@ -9,7 +9,7 @@ import time
 
 import click
 
-from cli.options import cluster_option, jobs_option, load_weights, weights_option
+from cli.options import cluster_option, echo_rounds, jobs_option, load_weights, weights_option
 from cli.research import (
     nrpa_seed,
     position_argv,
@@ -394,10 +394,7 @@ def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
                    f"{seed}: {sc['total']} points (goods {sc['goods']}, economic "
                    f"{sc['economic']}, dwelling {sc['dwelling']}), {record['nodes']} nodes, "
                    f"{record['wall_seconds']} s")
-        from solver.research.names import with_names
-
-        for part in record["rounds"]:
-            click.echo(f"{part['when']}: " + "; ".join(with_names(a) for a in part["actions"]))
+        echo_rounds(record)
         click.echo(f"record written to {path}")
     if record["interrupted"]:
         import signal

@@ -77,3 +77,11 @@ def load_weights(path: str | None, variant: str, command: str):
     except WeightsError as e:
         click.echo(f"ora-solve {command}: --weights: {e}", err=True)
         sys.exit(2)
+
+
+def echo_rounds(record: dict) -> None:
+    """A results record's line, one output line per round, buildings named."""
+    from solver.research.names import with_names
+
+    for part in record["rounds"]:
+        click.echo(f"{part['when']}: " + "; ".join(with_names(a) for a in part["actions"]))

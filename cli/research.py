@@ -12,6 +12,7 @@ import click
 from cli.options import (
     _fail,
     cluster_option,
+    echo_rounds,
     jobs_option,
     load_weights,
     make_backend,
@@ -372,7 +373,6 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
 
     from solver.research import jobs as J
     from solver.research import solo_seeds as SS
-    from solver.research.names import with_names
     from solver.search import records
 
     try:
@@ -425,8 +425,7 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
                    f"dwelling {sc['dwelling']}), {sweep['wall_seconds']} s in all")
         click.echo(SS.format_spread(sweep))
         click.echo(f"best line (seed {record['seed']}):")
-        for part in record["rounds"]:
-            click.echo(f"{part['when']}: " + "; ".join(with_names(a) for a in part["actions"]))
+        echo_rounds(record)
         click.echo(f"record written to {path}")
     bad = [f"seed {r['seed']}" for r in sweep["runs"] if not r["verified"]]
     if bad:
