@@ -67,7 +67,7 @@ from .common import SearchResult, state_hash
 from .weightsfile import default_portfolio
 
 DEFAULT_SIMULATIONS = 16  # simulations per decision of `ora-solve solo --mcts`
-PLAYOUT_WIDTH = 7  # width of a playout's beam at the start of the game (rollout.py; 1: greedy)
+PLAYOUT_WIDTH = 10  # width of a playout's beam at the start of the game (rollout.py; 1: greedy)
 GAME_TURNS = 78  # turns (decisions) in a solo game, about
 NOISE = 0.05  # a playout's seeded tie-breaking of the evaluation (rollout.py)
 TREE_CHILDREN = 8  # children per tree node, the best by the evaluation
