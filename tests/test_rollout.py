@@ -13,6 +13,7 @@ from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.search import beam, rollout, turns
 from solver.search.mcts import GAME_TURNS, FastTurnGame, playout_width
+from solver.search.selection import select_distinct
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 
@@ -23,7 +24,8 @@ def _late_start(variant="ireland", rnd=29):
 
 
 def _layer_choice(evals, hashes, counts, keep, width):
-    """beam.layer's selection: rank by evaluation then hash, drop repeated hashes, cut."""
+    """The selection written out in numpy (as beam.layer had it): rank by evaluation then
+    hash, drop repeated hashes, cut."""
     slots = np.flatnonzero(np.arange(keep)[None, :] < counts[:, None])
     ranked = slots[np.lexsort((hashes[slots], -evals[slots]))]
     h = hashes[ranked]
@@ -33,21 +35,22 @@ def _layer_choice(evals, hashes, counts, keep, width):
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_playout_layer_keeps_what_the_beam_layer_keeps(seed):
+@pytest.mark.parametrize("parents, keep, width, pool", [(5, 6, 4, 12), (40, 64, 300, 900)])
+def test_the_shared_selection_keeps_what_the_numpy_ranking_keeps(seed, parents, keep, width,
+                                                                  pool):
     rng = np.random.default_rng(seed)
-    parents, keep, width = 5, 6, 4
     counts = rng.integers(0, keep + 1, parents)
     # few distinct states, so ties and one state reached from two parents are common
-    pool_h = rng.choice(2 ** 40, 12, replace=False).astype(np.uint64)
-    pool_e = rng.integers(0, 4, 12).astype(np.float64)
+    pool_h = rng.choice(2 ** 40, pool, replace=False).astype(np.uint64)
+    pool_e = rng.integers(0, 4, pool).astype(np.float64)
     evals = np.full(parents * keep, -1e18)
     hashes = np.zeros(parents * keep, dtype=np.uint64)
     for p in range(parents):
-        pick = rng.choice(12, counts[p], replace=False)  # distinct within a parent
+        pick = rng.choice(pool, counts[p], replace=False)  # distinct within a parent
         evals[p * keep:p * keep + counts[p]] = pool_e[pick]
         hashes[p * keep:p * keep + counts[p]] = pool_h[pick]
     chosen = np.zeros(width, dtype=np.int64)
-    n = rollout._select(evals, hashes, counts, keep, width, chosen)
+    n = select_distinct(evals, hashes, counts, keep, width, chosen)
     want = _layer_choice(evals, hashes, counts, keep, width)
     # a state from two parents: either copy is the same child (same hash and evaluation)
     assert [(evals[s], hashes[s]) for s in chosen[:n]] == [(evals[s], hashes[s]) for s in want]

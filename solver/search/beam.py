@@ -60,6 +60,7 @@ from .common import SearchResult, state_hash
 from .lines import Lines  # noqa: F401 (tests and callers use beam.Lines)
 from .evaluation import PORTFOLIO, board_terms, evaluate, evaluate_board  # noqa: F401
 from .policy import BUILD_CELLS, SETTLE_CELLS, policy_filter  # noqa: F401 (re-exported)
+from .selection import select_distinct
 from .weightsfile import default_portfolio
 
 MAXD = 40
@@ -577,8 +578,8 @@ def polish_restart(e: FastEngine, line: list[int], rnd: int,
 def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: float, salt,
           scratch: np.ndarray, times: dict | None = None
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """One beam layer: expand every parent, keep the best ``width`` distinct children (best
-    evaluation first, ties by hash). Returns the children's states, each one's parent (an
+    """One beam layer: expand every parent, keep the best ``width`` distinct children
+    (selection.select_distinct: best evaluation first, ties by hash). Returns the children's states, each one's parent (an
     index into ``parents``), their actions (flat, offsets as Lines.extend) and the number of
     children generated. ``times`` (if given) accumulates the seconds of the compiled
     expansion ("expand") and of the rest ("select": ranking, dedup, replay)."""
@@ -592,14 +593,8 @@ def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: f
     t1 = time.perf_counter()
     expand_all(T, parents, w, keep, paths, lens, evals, hashes, counts, noise, salt)
     t2 = time.perf_counter()
-    slots = np.flatnonzero(np.arange(keep)[None, :] < counts[:, None])
-    ranked = slots[np.lexsort((hashes[slots], -evals[slots]))]
-    # one state reached from two parents has one hash and one evaluation: the copies are
-    # adjacent in this order, keep the first
-    h = hashes[ranked]
-    first = np.ones(len(ranked), dtype=bool)
-    first[1:] = h[1:] != h[:-1]
-    chosen = ranked[first][:width]
+    chosen = np.empty(width, dtype=np.int64)
+    chosen = chosen[:select_distinct(evals, hashes, counts, keep, width, chosen)]
     children = np.empty((len(chosen), L.W_SIZE), dtype=np.int64)
     flat = np.empty(int(lens[chosen].sum()), dtype=np.int64)
     offsets = np.empty(len(chosen) + 1, dtype=np.int64)
@@ -607,7 +602,7 @@ def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: f
     if times is not None:
         times["expand"] = times.get("expand", 0.0) + t2 - t1
         times["select"] = times.get("select", 0.0) + time.perf_counter() - t2 + t1 - t0
-    return children, chosen // keep, flat, offsets, len(slots)
+    return children, chosen // keep, flat, offsets, int(counts.sum())
 
 
 def _beam(variant: str, width: int, seed: int, time_limit: float | None, progress, keep: int,

@@ -3,9 +3,9 @@
 A **beam playout** of width ``k`` from a state plays the game to its end the way beam.py's
 ``_beam`` does, but compiled as one kernel and narrow: each layer expands every live state
 with the beam's turn expansion (``beam.expand_into``: its search policy, its deduplication
-inside a turn), keeps the best ``k`` distinct children of the layer (best evaluation first,
-ties by state hash, a child reached from two parents kept once, as beam.layer does) and
-stops when every state is finished. The playout's result is its best finished line: its
+inside a turn), keeps the best ``k`` distinct children of the layer (the beam's own choice,
+selection.select_distinct: best evaluation first, ties by state hash, a child reached from
+two parents kept once) and stops when every state is finished. The playout's result is its best finished line: its
 score and its actions. Width 1 is the greedy playout (the best child each turn).
 
 Each playout gets one evaluation weighting (MCTS draws it from the portfolio per
@@ -27,43 +27,10 @@ from solver.fast import layout as L
 from solver.fast.kernels.api import score, step
 
 from .beam import MAXD, expand_into, scratch_arrays
+from .selection import select_distinct
 
 MAX_LAYERS = 160  # turns in one game (about 80 are played)
 MAX_WIDTH = 64  # widest playout beam
-
-
-@njit(cache=True)
-def _before(e1, h1, e2, h2):
-    """Whether a child (evaluation e1, hash h1) ranks before (e2, h2): beam.layer's order."""
-    return e1 > e2 or (e1 == e2 and h1 < h2)
-
-
-@njit(cache=True)
-def _select(evals, hashes, counts, keep, width, chosen):
-    """The best ``width`` distinct children (slots p * keep + i, i < counts[p]) into
-    ``chosen``, best first; returns their number."""
-    n = 0
-    for p in range(counts.shape[0]):
-        for i in range(counts[p]):
-            s = p * keep + i
-            e, h = evals[s], hashes[s]
-            dup = False
-            for j in range(n):
-                if hashes[chosen[j]] == h:
-                    dup = True
-                    break
-            if dup:
-                continue
-            if n == width and not _before(e, h, evals[chosen[n - 1]], hashes[chosen[n - 1]]):
-                continue
-            j = n if n < width else width - 1
-            while j > 0 and _before(e, h, evals[chosen[j - 1]], hashes[chosen[j - 1]]):
-                chosen[j] = chosen[j - 1]
-                j -= 1
-            chosen[j] = s
-            if n < width:
-                n += 1
-    return n
 
 
 @njit(cache=True)
@@ -105,7 +72,7 @@ def beam_playout(T, W, weights, width, noise, salt, line):
                                         lens[lo:lo + keep], evals[lo:lo + keep],
                                         hashes[lo:lo + keep], noise, salt, ws, None)
                 generated += counts[p]
-        n = _select(evals, hashes, counts[:nb], keep, width, chosen)
+        n = select_distinct(evals, hashes, counts[:nb], keep, width, chosen)
         live = 0
         for j in range(n):
             s = chosen[j]
