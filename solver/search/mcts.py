@@ -67,7 +67,9 @@ from .common import SearchResult, state_hash
 from .weightsfile import default_portfolio
 
 DEFAULT_SIMULATIONS = 16  # simulations per decision of `ora-solve solo --mcts`
-PLAYOUT_WIDTH = 10  # width of a playout's beam at the start of the game (rollout.py; 1: greedy)
+# width of a playout's beam at the start of the game (rollout.py; 1: greedy), by variant: a
+# French turn costs about half an Irish one, so France affords the wider playouts in 10 minutes
+PLAYOUT_WIDTH = {"ireland": 8, "france": 12}
 GAME_TURNS = 78  # turns (decisions) in a solo game, about
 NOISE = 0.05  # a playout's seeded tie-breaking of the evaluation (rollout.py)
 TREE_CHILDREN = 8  # children per tree node, the best by the evaluation
@@ -94,8 +96,9 @@ class FastTurnGame(TurnGame):
     """The fast solo engine's turns (wide states) as a TurnGame."""
 
     def __init__(self, variant: str, tree_children: int = TREE_CHILDREN,
-                 portfolio: list[np.ndarray] | None = None, width: int = PLAYOUT_WIDTH,
+                 portfolio: list[np.ndarray] | None = None, width: int | None = None,
                  noise: float = NOISE):
+        width = PLAYOUT_WIDTH[variant] if width is None else width
         if not 1 <= width <= R.MAX_WIDTH:
             raise ValueError(f"a playout's width is 1 to {R.MAX_WIDTH}, not {width}")
         self.e = FastEngine(variant)
@@ -293,7 +296,7 @@ class MCTS:
 def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, seed: int = 0,
                 time_limit: float | None = None, progress=None,
                 start: tuple[np.ndarray, list[int]] | None = None, stop=None,
-                portfolio: list[np.ndarray] | None = None, width: int = PLAYOUT_WIDTH,
+                portfolio: list[np.ndarray] | None = None, width: int | None = None,
                 batch: int = BATCH) -> SearchResult:
     """Play a whole solo game with ``budget`` simulations per turn; the best line found.
 
@@ -305,6 +308,7 @@ def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, see
     if budget < 1:
         raise ValueError("MCTS budget must be at least 1 simulation per decision")
     game = FastTurnGame(variant, portfolio=portfolio, width=width)
+    width = game.width
     m = MCTS(game, seed, batch=batch)
     t0 = time.perf_counter()
     W = game.initial() if start is None else start[0].copy()

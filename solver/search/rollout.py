@@ -30,7 +30,7 @@ from .beam import MAXD, expand_into, scratch_arrays
 from .selection import select_distinct
 
 MAX_LAYERS = 160  # turns in one game (about 80 are played)
-MAX_WIDTH = 64  # widest playout beam
+MAX_WIDTH = 128  # widest playout beam (the last turns' playouts)
 
 
 @njit(cache=True)

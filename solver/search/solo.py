@@ -31,6 +31,7 @@ from . import records
 from .beam import GROUP_WIDTH, POLISH_LINES, POLISH_ROUNDS, beam_search
 from .evaluation import PORTFOLIO
 from .mcts import PLAYOUT_WIDTH as MCTS_PLAYOUT_WIDTH
+from .rollout import MAX_WIDTH as MCTS_MAX_WIDTH
 from .mcts import mcts_search
 from .nrpa import ITERATIONS, SEEDED_TAU, TAU, nrpa_search
 from .schedule import timed_beam_search
@@ -146,7 +147,8 @@ class SoloJob:
             return p
         if self.simulations is not None:
             return {"simulations_per_decision": self.simulations, "decision": "turn",
-                    "playout_width": MCTS_PLAYOUT_WIDTH, "time_limit": self.time_limit}
+                    "playout_width": MCTS_PLAYOUT_WIDTH[self.variant],
+                    "playout_max_width": MCTS_MAX_WIDTH, "time_limit": self.time_limit}
         if self.width is not None:
             return {"width": self.width, "time_limit": self.time_limit}
         return {"schedule": "time", "time_limit": self.time_limit}
