@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import random
 from pathlib import Path
 
@@ -329,6 +330,41 @@ class Combination(MoveGame):
         return seq
 
 
+class Repriored(Combination):
+    """The puzzle with two priors: the bias points to digit 0, or (the second) to the
+    target's digit; ``runs`` lists the top-level runs the search announced."""
+
+    def __init__(self):
+        self.runs, self.prior = [], 0
+
+    def reprior(self, run):
+        self.runs.append(run)
+        self.prior = (run - 1) % 2
+        return True
+
+    def moves(self, states):
+        out = super().moves(states)
+        if self.prior == 1:
+            for s, mv in zip(states, out):
+                if len(s) < len(self.TARGET):
+                    mv.bias[:] = 0.0
+                    mv.bias[self.TARGET[len(s)]] = 3.0
+        return out
+
+
+def test_nrpa_restarts_take_the_next_prior_and_rebuild_the_best_lines_moves():
+    game = Repriored()
+    # a deadline makes the search restart; it stops as the fourth run begins
+    n = NRPA(game, seed=0, iterations=2, parallel=1, seed_line=[0] * 8,
+             deadline=time.perf_counter() + 600, stop=lambda: len(game.runs) >= 3)
+    n.search(1)
+    assert game.runs == [2, 3, 4] and n.restarts == 4 and game.prior == 1
+    # the restart's best line is the same line, its moves those of the prior in force
+    assert n.start.line == n.best.line
+    assert [t[1].tolist() for t in n.start.turns] == \
+        [mv.bias.tolist() for mv in game.moves([tuple(n.best.line[:i]) for i in range(8)])]
+
+
 def test_nrpa_finds_the_optimum_of_a_small_puzzle():
     n = NRPA(Combination(), seed=0, iterations=30, parallel=2)
     best = n.search(2)
@@ -529,7 +565,8 @@ def test_solo_cli_nrpa_from_a_seed_line_writes_a_record(tmp_path):
     assert rec["algorithm"] == "nrpa" and rec["score"]["total"] >= 512
     assert rec["parameters"] | {} == {"level": 1, "iterations": 2, "time_limit": None,
                                       "tau": nrpa.SEEDED_TAU, "seed_line": str(seed),
-                                      "seed_score": 512, "from_round": 32}
+                                      "seed_score": 512, "from_round": 32,
+                                      "priors": rec["parameters"]["priors"]}
     assert rec["position"]["source"] == f"{seed} at round 32"
     assert rec["line"][:rec["position"]["prefix_actions"]] == \
         json.loads(seed.read_text())["line"][:rec["position"]["prefix_actions"]]

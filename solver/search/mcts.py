@@ -69,7 +69,7 @@ from .weightsfile import default_portfolio
 DEFAULT_SIMULATIONS = 16  # simulations per decision of `ora-solve solo --mcts`
 # width of a playout's beam at the start of the game (rollout.py; 1: greedy), by variant: a
 # French turn costs about half an Irish one, so France affords the wider playouts in 10 minutes
-PLAYOUT_WIDTH = {"ireland": 8, "france": 12}
+PLAYOUT_WIDTH = {"ireland": 9, "france": 16}
 GAME_TURNS = 78  # turns (decisions) in a solo game, about
 NOISE = 0.05  # a playout's seeded tie-breaking of the evaluation (rollout.py)
 TREE_CHILDREN = 8  # children per tree node, the best by the evaluation

@@ -37,7 +37,10 @@ and the iterations left would be spent replaying it. Level 0 runs ``parallel`` p
 once (compiled turn expansions in parallel, beam.expand_all) and returns the best of them, so
 the search uses the cores; the result depends on the seed and ``parallel``, not on the thread
 count. With a deadline, the top level is **restarted** each time it finishes (a fresh policy,
-new random streams, the best line so far as the seed line) until the deadline passes.
+new random streams, the best line so far as the seed line) until the deadline passes. Each
+restart takes the next weighting of the portfolio (weightsfile.default_portfolio, or the
+``--weights`` file's leading it) for the prior and for the moves offered, so that the
+restarts do not all search the neighbourhood one evaluation favours (``MoveGame.reprior``).
 
 **Starting from a line** (``seed_line``): the line, split into turns, is the initial best
 sequence of every level, so every level adapts its policy towards it until a playout scores
@@ -121,6 +124,11 @@ class MoveGame:
     def play(self, state, move) -> tuple[object, list[int]]: ...  # new state, its actions
     def sequence(self, line: list[int]) -> Sequence: ...  # a line as a Sequence
 
+    def reprior(self, run: int) -> bool:
+        """Before the top level's ``run``-th run (2, 3, ... with a deadline): change the
+        playouts' prior if the game has several; returns whether it changed."""
+        return False
+
 
 def _index(codes: np.ndarray) -> np.ndarray:
     return (codes >> np.uint64(64 - POLICY_BITS)).astype(np.int64)
@@ -200,7 +208,11 @@ class NRPA:
                 self.finished += 1
                 if self.deadline is None:
                     break
-                self.start = self.best  # restart around the best line, with fresh RNG streams
+                # restart around the best line, with fresh RNG streams and, if the game has
+                # several, the next prior (the best line's moves are then those of that prior)
+                self.start = self.best
+                if self.game.reprior(self.restarts + 1):
+                    self.start = self.game.sequence(self.best.line)
         except _Stop:
             pass
         return self.best
@@ -246,18 +258,30 @@ class FastMoveGame(MoveGame):
 
     def __init__(self, variant: str, children: int = CHILDREN, tau: float = TAU,
                  weights: np.ndarray | None = None,
-                 start: tuple[np.ndarray, list[int]] | None = None):
+                 start: tuple[np.ndarray, list[int]] | None = None,
+                 priors: list[np.ndarray] | None = None):
         self.e = FastEngine(variant)
         # the playouts start from start[0], reached by the fixed prefix start[1]
         self.start = (self.e.initial_wide(), []) if start is None else start
         self.k = children
         self.tau = tau
-        self.w = np.asarray(default_portfolio(variant)[0] if weights is None else weights,
-                            dtype=np.float64)
+        # the evaluation weightings of the prior (and of the moves offered), one per top-level
+        # run in turn: ``weights`` alone, or the list ``priors``, default the first weighting
+        # of weightsfile.default_portfolio(variant)
+        if priors is None:
+            priors = [default_portfolio(variant)[0] if weights is None else weights]
+        self.priors = [np.asarray(w, dtype=np.float64) for w in priors]
+        self.w = self.priors[0]
         self.scratch = np.zeros(self.e.buf.shape[0], dtype=np.int64)
 
     def root(self):
         return self.start[0].copy()
+
+    def reprior(self, run):
+        if len(self.priors) == 1:
+            return False
+        self.w = self.priors[(run - 1) % len(self.priors)]
+        return True
 
     def terminal(self, W):
         return bool(W[L.DONE])
@@ -339,7 +363,8 @@ def nrpa_search(variant: str = "ireland", level: int = 2, iterations: int = ITER
                 seed_line: list[int] | None = None, from_round: int | None = None,
                 progress=None, parallel: int = PARALLEL, stop=None,
                 weights: np.ndarray | None = None,
-                start: tuple[np.ndarray, list[int]] | None = None) -> SearchResult:
+                start: tuple[np.ndarray, list[int]] | None = None,
+                priors: list[np.ndarray] | None = None) -> SearchResult:
     """NRPA of ``level`` over whole turns of a solo game; the best complete line found.
 
     ``seed_line`` (a complete line) seeds the best sequence of every level; with
@@ -347,7 +372,9 @@ def nrpa_search(variant: str = "ireland", level: int = 2, iterations: int = ITER
     ``start`` (a packed or wide state and the prefix reaching it, as ``beam_search`` takes):
     search on from there instead (a seed line must then begin with the prefix).
     ``weights``: the evaluation's weighting (default: the first of
-    ``weightsfile.default_portfolio(variant)``).
+    ``weightsfile.default_portfolio(variant)``). ``priors``: the weightings of the prior,
+    one per top-level run in turn (the restarts of a search with a time limit; default: the
+    whole default portfolio, or ``weights`` alone when given).
     """
     t0 = time.perf_counter()
     if from_round is not None:
@@ -362,7 +389,9 @@ def nrpa_search(variant: str = "ireland", level: int = 2, iterations: int = ITER
         start = _wide_start(variant, start)
         if seed_line is not None and list(seed_line[:len(start[1])]) != start[1]:
             raise ValueError("the seed line does not begin with the start's prefix")
-    game = FastMoveGame(variant, start=start, weights=weights,
+    if priors is None:
+        priors = default_portfolio(variant) if weights is None else [weights]
+    game = FastMoveGame(variant, start=start, priors=priors,
                         tau=TAU if seed_line is None else SEEDED_TAU)
     prefix = game.start[1]
     n = NRPA(game, seed, iterations, parallel,

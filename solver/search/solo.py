@@ -140,7 +140,8 @@ class SoloJob:
         if self.nrpa is not None:
             p = {"level": self.nrpa, "iterations": self.iterations,
                  "time_limit": self.time_limit,
-                 "tau": TAU if self.seed_line is None else SEEDED_TAU}
+                 "tau": TAU if self.seed_line is None else SEEDED_TAU,
+                 "priors": "the portfolio's weightings in turn, one per restart"}
             if self.seed_line is not None:
                 p |= {"seed_line": self.seed_line.source, "seed_score": self.seed_line.score,
                       "from_round": self.seed_line.at_round}
@@ -233,7 +234,7 @@ def run_search(job: SoloJob, started: float, stop, quiet: bool = False):
             line = None if job.seed_line is None else list(job.seed_line.line)
             return nrpa_search(job.variant, job.nrpa, job.iterations, job.seed, seconds, line,
                                None, bar.iteration, stop=stop, start=start,
-                               weights=None if job.weights is None else job.weights.values)
+                               priors=job.portfolio)
         if job.simulations is not None:
             return mcts_search(job.variant, job.simulations, job.seed, seconds, bar.update,
                                stop=stop, portfolio=job.portfolio)
