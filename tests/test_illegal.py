@@ -56,6 +56,17 @@ def test_int_that_is_no_action(aid):
     assert s.action_to_string(aid).startswith("<invalid action")
 
 
+@pytest.mark.parametrize("entry", ["apply_explicit", "apply_extra"])
+def test_importer_entry_with_an_id_that_is_no_action_raises_rule_error(entry):
+    # regression: apply_extra let decode's ValueError out (apply_action and apply_explicit
+    # turned it into a RuleError); the three entries now share one decoding
+    s = fresh()
+    before = json.dumps(s.to_dict(), sort_keys=True)
+    with pytest.raises(RuleError, match="not an action id"):
+        getattr(s, entry)(200 << 24)
+    assert json.dumps(s.to_dict(), sort_keys=True) == before
+
+
 def test_any_action_after_the_end():
     s = fresh()
     while not s.is_terminal():

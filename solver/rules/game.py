@@ -46,6 +46,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+from contextlib import contextmanager
 
 from . import actions as A
 from . import decisions, flow, moves
@@ -160,27 +161,36 @@ class State:
 
     def apply_action(self, action: int) -> None:
         """Apply one action; raise RuleError (state unchanged) if it is illegal."""
-        if self.g.done:
-            raise RuleError("the game is over: no action is legal")
-        try:
-            a = A.decode(action)
-        except ValueError as e:
-            raise RuleError(str(e)) from None
-        backup = self._backup()
-        if action not in set(decisions.legal(self, self.frame)):
-            # find the rule it breaks (the handler raises with the reason), state unchanged
-            try:
+        a = self._decode(action)
+        with self._all_or_nothing():
+            if action not in set(decisions.legal(self, self.frame)):
+                # find the rule it breaks (the handler raises with the reason)
                 decisions.apply(self, self.frame, a)
-            except RuleError:
-                self._restore(backup)
-                raise
-            self._restore(backup)
-            raise RuleError(f"{describe(self, a)} is not a legal action now")
-        try:
+                raise RuleError(f"{describe(self, a)} is not a legal action now")
             decisions.apply(self, self.frame, a)
             self.g.history.append(action)
             flow.advance(self)
-        except Exception:
+
+    def _decode(self, action: int) -> A.Action:
+        """``action`` decoded; RuleError if the game is over or it is no action id."""
+        if self.g.done:
+            raise RuleError("the game is over: no action is legal")
+        try:
+            return A.decode(action)
+        except ValueError as e:
+            raise RuleError(str(e)) from None
+
+    @contextmanager
+    def _all_or_nothing(self):
+        """A move that changes nothing if it fails: on any error the game data and history
+        are restored (a PaymentError is re-raised as the RuleError it is)."""
+        backup = self._backup()
+        try:
+            yield
+        except PaymentError as e:
+            self._restore(backup)
+            raise RuleError(str(e)) from None
+        except BaseException:
             self._restore(backup)
             raise
 
@@ -223,27 +233,15 @@ class State:
         The state is unchanged if the move is illegal (RuleError). The move is recorded in
         ``history()`` as a dict, since no action id carries a payment.
         """
-        if self.g.done:
-            raise RuleError("the game is over: no action is legal")
-        try:
-            a = A.decode(action)
-        except ValueError as e:
-            raise RuleError(str(e)) from None
+        a = self._decode(action)
         if a.kind not in ("OPTION", "SETTLE", "WORK_CONTRACT"):
             raise RuleError(f"{a.kind} takes no explicit payment: use apply_action")
         payer = NamedPayment(payment, data)
-        backup = self._backup()
-        try:
+        with self._all_or_nothing():
             decisions.apply(self, self.frame, a, payer)
             self.g.history.append({"action": action, "data": jsonable(data),
                                    "payment": {str(k): v for k, v in payer.payment.items()}})
             flow.advance(self)
-        except PaymentError as e:
-            self._restore(backup)
-            raise RuleError(str(e)) from None
-        except Exception:
-            self._restore(backup)
-            raise
 
     def apply_extra(self, action: int) -> None:
         """Importer entry point: an extra action (``CONVERT``, ``BUY_DISTRICT``, ``BUY_PLOT``;
@@ -254,9 +252,7 @@ class State:
         the same limits (one landscape purchase per round or turn), and the pending decision
         stays open. Recorded in ``history()`` as ``{"extra": action}``.
         """
-        if self.g.done:
-            raise RuleError("the game is over: no action is legal")
-        a = A.decode(action)
+        a = self._decode(action)
         if a.kind not in ("CONVERT", "BUY_DISTRICT", "BUY_PLOT"):
             raise RuleError(f"{a.kind} is not an extra action")
         base = next((f for f in reversed(self.g.frames)
@@ -277,8 +273,7 @@ class State:
             seat = None
         if seat is None or seat != self.current_player():
             raise RuleError("extra actions are taken in your own turn (RULES §8.2)")
-        backup = self._backup()
-        try:
+        with self._all_or_nothing():
             if a.kind == "CONVERT":
                 moves.convert(self, seat, a.flag)
             else:
@@ -286,9 +281,6 @@ class State:
                 if neutral_phase:
                     self.g.neutral_phase_bought = True
             self.g.history.append({"extra": action})
-        except Exception:
-            self._restore(backup)
-            raise
 
     def action_to_string(self, action: int) -> str:
         """Readable text of an action in this state's context."""
