@@ -9,7 +9,8 @@ import time
 
 import click
 
-from cli.options import cluster_option, echo_rounds, jobs_option, load_weights, weights_option
+from cli.options import (cluster_option, echo_rounds, jobs_option, load_weights, score_text,
+                         weights_option)
 from cli.research import (
     nrpa_seed,
     position_argv,
@@ -21,7 +22,10 @@ from cli.tune import register as register_tune
 
 VARIANTS = ("ireland", "france")
 PROFILES = ("rulebook",)
+profile_option = click.option("--profile", type=click.Choice(PROFILES), default="rulebook",
+                              show_default=True, help="Rule profile.")
 MCTS_DEFAULT = 16  # solver.search.mcts.DEFAULT_SIMULATIONS (kept here so --help loads no numba)
+PLAYOUT_MAX = 128  # solver.search.rollout.MAX_WIDTH (likewise)
 NRPA_ITERATIONS = 100  # solver.search.nrpa.ITERATIONS (likewise; a test holds them equal)
 PERFT_MAX_DEPTH = 8  # the tree grows ~4-5x per ply: depth 7 takes ~8 s, depth 8 ~40 s
 
@@ -61,13 +65,7 @@ def main() -> None:
 @click.option("--random", "random_play", is_flag=True, help="Play uniformly random legal actions.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-@click.option(
-    "--profile",
-    type=click.Choice(PROFILES),
-    default="rulebook",
-    show_default=True,
-    help="Rule profile.",
-)
+@profile_option
 def play(variant: str, random_play: bool, seed: int, as_json: bool, profile: str) -> None:
     """Play one seeded solo game on the reference engine and print the final score."""
     if not random_play:
@@ -113,13 +111,7 @@ def play(variant: str, random_play: bool, seed: int, as_json: bool, profile: str
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Seed of the first game (game i: S+i)."
 )
-@click.option(
-    "--profile",
-    type=click.Choice(PROFILES),
-    default="rulebook",
-    show_default=True,
-    help="Rule profile.",
-)
+@profile_option
 def check_rules(variant: str, games: int, seed: int, profile: str) -> None:
     """Play seeded random solo games, checking the rules' invariants after every step."""
     from tqdm import tqdm
@@ -167,13 +159,7 @@ def check_rules(variant: str, games: int, seed: int, profile: str) -> None:
 @click.option(
     "--divide", "split", is_flag=True, help="Also print the count below each first action."
 )
-@click.option(
-    "--profile",
-    type=click.Choice(PROFILES),
-    default="rulebook",
-    show_default=True,
-    help="Rule profile.",
-)
+@profile_option
 def perft(variant: str, depth: int, split: bool, profile: str) -> None:
     """Count the legal-action tree below the initial solo position (perft)."""
     from solver.rules import new_initial_state
@@ -282,6 +268,9 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
               flag_value=MCTS_DEFAULT,
               help=f"MCTS over whole turns with this many simulations per turn (--mcts alone: "
                    f"{MCTS_DEFAULT}).")
+@click.option("--playout-width", type=click.IntRange(1, PLAYOUT_MAX), default=None,
+              help="With --mcts: the playouts' beam width at the start of the game, growing as "
+                   "it shortens (default 9 in Ireland, 16 in France).")
 @click.option("--nrpa", "nrpa", type=click.IntRange(min=1), default=None,
               help="NRPA over whole turns of this level.")
 @click.option("--iterations", type=click.IntRange(min=1), default=None,
@@ -310,7 +299,8 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
                    ".jobs directory.")
 @weights_option
 @position_options(nrpa=True)
-def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
+def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | None,
+         nrpa: int | None,
          iterations: int | None, seed_line: str | None, from_round: int | None, seed: int,
          seeds: str | None, time_limit: float | None, out: str | None, as_json: bool,
          workers: int | None, cluster: str | None, resume: bool,
@@ -324,6 +314,8 @@ def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
     started = time.perf_counter()  # time limits count from here
     if sum(x is not None for x in (beam, mcts, nrpa)) > 1:
         raise click.UsageError("choose one search: --beam W, --mcts N or --nrpa LEVEL")
+    if mcts is None and playout_width is not None:
+        raise click.UsageError("--playout-width is an option of --mcts")
     if nrpa is None and (iterations is not None or seed_line is not None
                          or from_round is not None):
         raise click.UsageError("--iterations is an option of --nrpa (and so are --seed-line "
@@ -360,12 +352,14 @@ def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
         time_limit = DEFAULT_TIME_LIMIT
     job = SoloJob(variant=variant, seed=seed, width=beam, simulations=mcts,
                   time_limit=time_limit, position=position, nrpa=nrpa, iterations=iterations,
-                  seed_line=seed_record, weights=weights)
+                  seed_line=seed_record, weights=weights, playout_width=playout_width)
     argv = ["ora-solve", "solo", "--variant", variant]
     if nrpa is not None:
         argv += ["--nrpa", str(nrpa), "--iterations", str(iterations)]
     elif mcts is not None:
         argv += ["--mcts", str(mcts)]
+        if playout_width is not None:
+            argv += ["--playout-width", str(playout_width)]
     elif beam is not None:
         argv += ["--beam", str(beam)]
     argv += ["--seeds", seeds] if seed_list is not None else ["--seed", str(seed)]
@@ -389,10 +383,8 @@ def solo(variant: str, beam: int | None, mcts: int | None, nrpa: int | None,
     if as_json:
         click.echo(json.dumps(record))
     else:
-        sc = record["score"]
         click.echo(f"\n{variant} solo, {record['algorithm']} {record['parameters']}, seed "
-                   f"{seed}: {sc['total']} points (goods {sc['goods']}, economic "
-                   f"{sc['economic']}, dwelling {sc['dwelling']}), {record['nodes']} nodes, "
+                   f"{seed}: {score_text(record['score'])}, {record['nodes']} nodes, "
                    f"{record['wall_seconds']} s")
         echo_rounds(record)
         click.echo(f"record written to {path}")

@@ -16,6 +16,12 @@ def _fail(command: str, message: str):
     sys.exit(2)
 
 
+def score_text(sc: dict) -> str:
+    """A record's score as one phrase: "N points (goods g, economic e, dwelling d)"."""
+    return (f"{sc['total']} points (goods {sc['goods']}, economic {sc['economic']}, "
+            f"dwelling {sc['dwelling']})")
+
+
 def parse_seeds(text: str, param_hint: str = "--seeds", allow_empty: bool = False) -> list[int]:
     """A comma-separated list of distinct seeds (BadParameter naming ``param_hint``)."""
     try:

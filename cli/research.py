@@ -17,6 +17,7 @@ from cli.options import (
     load_weights,
     make_backend,
     parse_seeds,
+    score_text,
     weights_option,
 )
 
@@ -133,9 +134,8 @@ def show(record: str, at_round: int | None, png: str | None, svg: str | None) ->
     except PositionError as e:
         _fail("show", str(e))
     parts = S.rounds(data["variant"], data["line"])
-    sc = data["score"]
-    click.echo(f"{record}: {data['variant']}, {len(data['line'])} actions, {sc['total']} points "
-               f"(goods {sc['goods']}, economic {sc['economic']}, dwelling {sc['dwelling']})")
+    click.echo(f"{record}: {data['variant']}, {len(data['line'])} actions, "
+               f"{score_text(data['score'])}")
     click.echo(f"{'':<24}{'total':>6}{'goods':>6}{'econ':>6}{'dwell':>6}")
     for p in parts:
         s = p.score
@@ -418,11 +418,9 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
     if as_json:
         click.echo(json.dumps(record))
     else:
-        sc = record["score"]
         click.echo(f"\n{job.variant} solo, {record['algorithm']} {record['parameters']}, seeds "
-                   f"{','.join(map(str, seeds))}: best {sc['total']} points (seed "
-                   f"{record['seed']}: goods {sc['goods']}, economic {sc['economic']}, "
-                   f"dwelling {sc['dwelling']}), {sweep['wall_seconds']} s in all")
+                   f"{','.join(map(str, seeds))}: best {score_text(record['score'])} (seed "
+                   f"{record['seed']}), {sweep['wall_seconds']} s in all")
         click.echo(SS.format_spread(sweep))
         click.echo(f"best line (seed {record['seed']}):")
         echo_rounds(record)

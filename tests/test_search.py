@@ -501,6 +501,35 @@ def test_cli_mcts_default_is_the_search_default():
     assert MCTS_DEFAULT == DEFAULT_SIMULATIONS
 
 
+def test_cli_playout_width_help_and_range_are_the_search_defaults():
+    from cli.main import PLAYOUT_MAX
+    from solver.search.mcts import PLAYOUT_WIDTH
+    from solver.search.rollout import MAX_WIDTH
+
+    assert PLAYOUT_MAX == MAX_WIDTH
+    help_text = CliRunner().invoke(main, ["solo", "--help"]).output
+    assert (f"default {PLAYOUT_WIDTH['ireland']} in Ireland, {PLAYOUT_WIDTH['france']} in "
+            "France") in " ".join(help_text.split())
+
+
+def test_solo_cli_playout_width_sets_the_mcts_playouts_and_names_the_record(tmp_path):
+    out = tmp_path / "m.json"
+    res = CliRunner().invoke(main, ["solo", "--variant", "france", "--mcts", "1",
+                                    "--playout-width", "1", "--seed", "3", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    rec = json.loads(out.read_text())
+    assert rec["parameters"]["playout_width"] == 1 and rec["algorithm"] == "mcts"
+    assert "--mcts 1 --playout-width 1 --seed 3" in rec["command"]
+    assert records.verify_record(rec)[0]
+    for bad, words in ((["--playout-width", "3"], "--playout-width is an option of --mcts"),
+                       (["--mcts", "1", "--playout-width", "0"], "--playout-width"),
+                       (["--mcts", "1", "--playout-width", "129"], "--playout-width")):
+        res = CliRunner().invoke(main, ["solo", "--variant", "france", *bad,
+                                        "--out", str(tmp_path / "x.json")])
+        assert res.exit_code == 2 and words in res.output, res.output
+        assert not (tmp_path / "x.json").exists()
+
+
 def test_cli_nrpa_iterations_default_is_the_search_default():
     from cli.main import NRPA_ITERATIONS
     from solver.search.nrpa import ITERATIONS

@@ -61,7 +61,8 @@ def _interrupt(args, signum, tmp_path):
 
 
 @pytest.mark.parametrize("args", [["--variant", "ireland", "--beam", "400"],
-                                  ["--variant", "france", "--mcts", "200"]],
+                                  ["--variant", "france", "--mcts", "200",
+                                   "--playout-width", "2"]],
                          ids=["beam", "mcts"])
 def test_sigint_writes_an_interrupted_record_that_replays(args, tmp_path):
     code, stdout, stderr, out = _interrupt(args, signal.SIGINT, tmp_path)

@@ -50,10 +50,11 @@ playouts from width W": width W at the start, growing as the game shortens, see
 played the best turn under one weighting. The "sims/command" rows are the command-level MCTS
 before both (uniformly random rollouts, about 200 points at 1000 simulations per command).
 The default `ora-solve solo --variant V --mcts` (16 simulations per turn, beam playouts from
-width 7, commit 2662744) scored Ireland 509 / 470 and France 486 / 504 for seeds 0 / 1, in
-175-366 s each (run alone under the timed lock, warm kernels; the France records say
-`-dirty` for an edit to the top-level README.md made while they ran, no code). The width-5
-Ireland row is the same command at 8524fe2, before the default width went from 5 to 7.
+width 9 in Ireland and 16 in France, at most 128, commits 3c51c9f / fe53ad7) scored Ireland
+537 / 519 and France 507 / 513 for seeds 0 / 1, in 381-582 s each (run alone under the
+timed lock, warm kernels; the widths were chosen on seed 5). The rows "from width 7" are the
+same command at 2662744 (the France records say `-dirty` for an edit to the top-level
+README.md made while they ran, no code), the row "from width 5" at 8524fe2.
 NRPA rows (`solver/search/nrpa.py`) started from a beam line (`--from FILE`, the seed line:
 its file and score are in the budget column) and searched the rounds from `from_round` on;
 their `stages` field lists each top-level iteration (with `restart`: the rows at TAU 3 restart
@@ -85,7 +86,8 @@ def main() -> int:
             # records before the turn-level MCTS (no "decision" field) searched commands
             budget = f"{size} sims/{p.get('decision', 'command, old MCTS')}"
             if p.get("playout_width"):
-                budget += f", beam playouts from width {p['playout_width']}"
+                budget += f", beam playouts from width {p['playout_width']}" + (
+                    f" (at most {p['playout_max_width']})" if p.get("playout_max_width") else "")
             elif "decision" in p:
                 budget += ", greedy playouts"
         elif r["algorithm"] == "nrpa":

@@ -75,6 +75,7 @@ class SoloJob:
     iterations: int = ITERATIONS
     seed_line: SeedLine | None = field(default=None, compare=False)
     weights: object = field(default=None, compare=False)  # weightsfile.Weights (--weights)
+    playout_width: int | None = None  # MCTS playouts' start width (None: mcts.PLAYOUT_WIDTH)
 
     @property
     def portfolio(self) -> list | None:
@@ -108,7 +109,8 @@ class SoloJob:
             budget = f"nrpa{self.nrpa}x{self.iterations}" + (
                 f"-from{self.seed_line.score}" if self.seed_line else "")
         elif self.simulations is not None:
-            budget = f"mcts{self.simulations}"
+            budget = f"mcts{self.simulations}" + (
+                f"pw{self.playout_width}" if self.playout_width is not None else "")
         elif self.width is not None:
             budget = f"beam{self.width}"
         else:
@@ -148,7 +150,7 @@ class SoloJob:
             return p
         if self.simulations is not None:
             return {"simulations_per_decision": self.simulations, "decision": "turn",
-                    "playout_width": MCTS_PLAYOUT_WIDTH[self.variant],
+                    "playout_width": self.playout_width or MCTS_PLAYOUT_WIDTH[self.variant],
                     "playout_max_width": MCTS_MAX_WIDTH, "time_limit": self.time_limit}
         if self.width is not None:
             return {"width": self.width, "time_limit": self.time_limit}
@@ -237,7 +239,7 @@ def run_search(job: SoloJob, started: float, stop, quiet: bool = False):
                                priors=job.portfolio)
         if job.simulations is not None:
             return mcts_search(job.variant, job.simulations, job.seed, seconds, bar.update,
-                               stop=stop, portfolio=job.portfolio)
+                               stop=stop, portfolio=job.portfolio, width=job.playout_width)
         if job.width is not None:
             return beam_search(job.variant, job.width, job.seed, seconds, bar.update,
                                stop=stop, start=start, portfolio=job.portfolio)
