@@ -13,7 +13,9 @@ and replay are vectorised or compiled, and lines are kept as parent pointers (``
 The expansion's kernels count no references (``_nrt=False``, see solver/fast/kernels/): perf
 showed half of an expansion's time in the atomic reference counts of the arrays passed to
 each small kernel. A settlement's spaces are valued only where it is offered, and a step's
-copy of the state leaves out the terrain while the land is the same.
+copy of the state leaves out the terrain while the land is the same. The board compare is
+branch-free (vectorised), the kept children are scanned only once the table of reached
+states is full, and the threads share a layer's parents dynamically (``expand_all``).
 These change no line: the children, their order and their evaluations are those of 01cc41c.
 """
 
