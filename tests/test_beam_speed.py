@@ -141,6 +141,32 @@ def test_a_layer_keeps_distinct_children_best_first_and_their_lines_replay():
         assert (X == parents[i]).all()
 
 
+def test_expand_all_writes_what_expand_finds_parent_by_parent():
+    """The lanes of expand_all take parents in whatever order the threads reach them; each
+    parent's slots hold exactly what a lone expand of it finds."""
+    e, states = _playout_states("ireland", games=2, every=3)
+    parents = np.array([s for s in states if s[L.DONE] == 0][:60])
+    keep, w, salt = 24, PORTFOLIO[0], np.uint64(12345)
+    P = len(parents)
+    paths = np.zeros((P * keep, beam.MAXD), dtype=np.int64)
+    lens = np.zeros(P * keep, dtype=np.int64)
+    evals = np.full(P * keep, -1e18)
+    hashes = np.zeros(P * keep, dtype=np.uint64)
+    counts = np.zeros(P, dtype=np.int64)
+    beam.expand_all(e.T, parents, w, keep, paths, lens, evals, hashes, counts, 0.05, salt)
+    for p in range(P):
+        pa = np.zeros((keep, beam.MAXD), dtype=np.int64)
+        le = np.zeros(keep, dtype=np.int64)
+        ev = np.full(keep, -1e18)
+        ha = np.zeros(keep, dtype=np.uint64)
+        n = beam.expand(e.T, parents[p], w, keep, pa, le, ev, ha, 0.05, salt)
+        lo = p * keep
+        assert counts[p] == n > 0
+        assert (ha[:n] == hashes[lo:lo + n]).all() and (ev[:n] == evals[lo:lo + n]).all()
+        for k in range(n):
+            assert pa[k, :le[k]].tolist() == paths[lo + k, :lens[lo + k]].tolist()
+
+
 def _bench(*extra):
     res = CliRunner().invoke(main, ["bench", "--search", "--variant", "ireland", "--width", "3",
                                     "--layers", "2", "--sample", "1", "--json", *extra])
