@@ -204,8 +204,12 @@ class NRPA:
         try:
             while True:
                 self.restarts += 1
-                self._level(level, np.zeros(1 << POLICY_BITS, dtype=np.float64), top=True)
+                run = self._level(level, np.zeros(1 << POLICY_BITS, dtype=np.float64), top=True)
                 self.finished += 1
+                if self.restarts > 1:  # a restart's trace: one entry (and its improvements)
+                    self.trace.append({"stage": "restart", "level": level,
+                                       "restart": self.restarts, "score": run.score,
+                                       "best": self.best.score, "playouts": self.playouts})
                 if self.deadline is None:
                     break
                 # restart around the best line, with fresh RNG streams and, if the game has
@@ -236,17 +240,19 @@ class NRPA:
         best = self.start
         same = 0  # iterations in a row that returned the best line itself
         for i in range(self.iterations):
+            before = -np.inf if self.best is None else self.best.score
             r = self._level(level - 1, pol.copy())
             same = same + 1 if best is not None and r.line == best.line else 0
             if best is None or r.score >= best.score:
                 best = r
-            if top:
+            if top and (self.restarts == 1 or r.score > before):
+                # every iteration of the first run; of a restart, those that beat the best
                 self.trace.append({"stage": "iteration", "level": level,
                                    "restart": self.restarts, "iteration": i + 1,
                                    "score": r.score, "best": self.best.score,
                                    "playouts": self.playouts})
-                if self.progress is not None:
-                    self.progress(i + 1, self.best.score)
+            if top and self.progress is not None:
+                self.progress(i + 1, self.best.score)
             if same >= CONVERGED:
                 break  # converged: the policy only reproduces its best line
             adapt(pol, best)
