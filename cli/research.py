@@ -159,7 +159,7 @@ def show(record: str, at_round: int | None, png: str | None, svg: str | None) ->
                     None) if at_round else None
         title = (f"{data['variant']} {data.get('algorithm', '')} "
                  f"{data.get('parameters', {}).get('width', '')} seed {data.get('seed', '')}: "
-                 f"{sc['total']} points; landscape {where}")
+                 f"{data['score']['total']} points; landscape {where}")
         show_figure(pos.state, parts, title, paths, upto)
         for p, _ in paths:
             click.echo(f"picture written to {p}")
