@@ -263,7 +263,6 @@ class FastMoveGame(MoveGame):
     """The fast solo engine's turns as NRPA moves (wide states; module docstring)."""
 
     def __init__(self, variant: str, children: int = CHILDREN, tau: float = TAU,
-                 weights: np.ndarray | None = None,
                  start: tuple[np.ndarray, list[int]] | None = None,
                  priors: list[np.ndarray] | None = None):
         self.e = FastEngine(variant)
@@ -272,12 +271,13 @@ class FastMoveGame(MoveGame):
         self.k = children
         self.tau = tau
         # the evaluation weightings of the prior (and of the moves offered), one per top-level
-        # run in turn: ``weights`` alone, or the list ``priors``, default the first weighting
-        # of weightsfile.default_portfolio(variant)
+        # run in turn (default: the first weighting of weightsfile.default_portfolio(variant))
         if priors is None:
-            priors = [default_portfolio(variant)[0] if weights is None else weights]
+            priors = [default_portfolio(variant)[0]]
         self.priors = [np.asarray(w, dtype=np.float64) for w in priors]
         self.w = self.priors[0]
+        self._sequences: dict = {}  # prior index -> the Sequence of _sequenced_line under it
+        self._sequenced_line: tuple = ()
         self.scratch = np.zeros(self.e.buf.shape[0], dtype=np.int64)
 
     def root(self):
@@ -288,6 +288,17 @@ class FastMoveGame(MoveGame):
             return False
         self.w = self.priors[(run - 1) % len(self.priors)]
         return True
+
+    def sequence(self, line):
+        """:meth:`sequence_of` ``line`` under the prior in force, each computed once while the
+        restarts come back to the same best line (every restart rebuilds it)."""
+        key = tuple(line)
+        if key != self._sequenced_line:
+            self._sequences, self._sequenced_line = {}, key
+        k = next(i for i, w in enumerate(self.priors) if w is self.w)
+        if k not in self._sequences:
+            self._sequences[k] = self.sequence_of(line)
+        return self._sequences[k]
 
     def terminal(self, W):
         return bool(W[L.DONE])
@@ -324,7 +335,7 @@ class FastMoveGame(MoveGame):
         replay(self.e.T, X, path, len(path), self.scratch)
         return X, path.tolist()
 
-    def sequence(self, line):
+    def sequence_of(self, line):
         """The line (after the start's prefix) split into turns, with each turn's moves (the
         line's turn added to them when the expansion does not offer it)."""
         W = self.root()
@@ -368,7 +379,6 @@ def nrpa_search(variant: str = "ireland", level: int = 2, iterations: int = ITER
                 seed: int = 0, time_limit: float | None = None,
                 seed_line: list[int] | None = None, from_round: int | None = None,
                 progress=None, parallel: int = PARALLEL, stop=None,
-                weights: np.ndarray | None = None,
                 start: tuple[np.ndarray, list[int]] | None = None,
                 priors: list[np.ndarray] | None = None) -> SearchResult:
     """NRPA of ``level`` over whole turns of a solo game; the best complete line found.
@@ -377,10 +387,9 @@ def nrpa_search(variant: str = "ireland", level: int = 2, iterations: int = ITER
     ``from_round`` the search keeps the line's turns before that round and searches the rest.
     ``start`` (a packed or wide state and the prefix reaching it, as ``beam_search`` takes):
     search on from there instead (a seed line must then begin with the prefix).
-    ``weights``: the evaluation's weighting (default: the first of
-    ``weightsfile.default_portfolio(variant)``). ``priors``: the weightings of the prior,
-    one per top-level run in turn (the restarts of a search with a time limit; default: the
-    whole default portfolio, or ``weights`` alone when given).
+    ``priors``: the evaluation's weightings for the prior (and the moves offered), one per
+    top-level run in turn (the restarts of a search with a time limit; default: the whole
+    ``weightsfile.default_portfolio(variant)``, its first for the first run).
     """
     t0 = time.perf_counter()
     if from_round is not None:
@@ -396,7 +405,7 @@ def nrpa_search(variant: str = "ireland", level: int = 2, iterations: int = ITER
         if seed_line is not None and list(seed_line[:len(start[1])]) != start[1]:
             raise ValueError("the seed line does not begin with the start's prefix")
     if priors is None:
-        priors = default_portfolio(variant) if weights is None else [weights]
+        priors = default_portfolio(variant)
     game = FastMoveGame(variant, start=start, priors=priors,
                         tau=TAU if seed_line is None else SEEDED_TAU)
     prefix = game.start[1]
