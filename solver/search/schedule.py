@@ -35,6 +35,13 @@ shared with other work so the beams were narrow, at commit 64ffe25): ``GROUP_SHA
 scored more than 0.5 in all four pairs (Ireland 446/444 with 3 groups, 466/439 with 6;
 France 477/437, 454/413); 3 and 6 groups scored about the same (sums 923 and 920 at 0.35).
 Six groups keep more weightings in play when the budget is large.
+
+Tried and not adopted (Ireland, tuning seed 5, 600 s, both runs alone under the timed lock,
+at deadb6a): one group per weighting of the portfolio while each can be 300 wide (19 of the
+22 ran, widths 51-559, best group 503) against the six groups (widths 725-1868, best group
+488): **536 against 541**. The wider search of weightings found a better group line, and its
+polish a worse final one; the polish widths were alike (5,300-19,500 and 3,800-10,000). One
+seed decides nothing either way, so the six groups stay.
 """
 
 from __future__ import annotations

@@ -27,7 +27,11 @@ of workers or the order jobs finish in.
 ``--start-best`` the hand-set weighting that scores best on the training seeds (every one of
 them is scored there first; the held-out seeds are not used). The first is a poor start in
 France (beam 20, held-out seeds 21-26: hand-set #0 370.83, #20 427.67; the run from #0 reached
-404.50).
+404.50). From the best hand-set start at beam 50 the sampled candidates are far worse than
+their mean (France, training seeds 31-38, ``--start-best`` picked #18 at 441.12; generation 0
+scored 384.95 on average, its best being the start itself; the elite's mean of generation 1
+scored 426.75; stopped after 1,130 s at deadb6a): at that width the initial sigmas step
+off the hand-set optimum, and an elite share of 0.3 moves the mean to worse weights.
 
 Scoring runs as jobs of :mod:`solver.research.jobs` (one per candidate and seed), so the
 backend (a local process pool or a cluster) only changes the speed.
