@@ -34,7 +34,10 @@ already compiled. The commit column is the code that found the line. Records wit
 
 
 FOOTER = """
-The width-2000 rows are `ora-solve solo --variant V --beam 2000` (the default command until
+The rows "default command" are `ora-solve solo --variant V --seed S` exactly (600 s, the
+timed schedule of solver/search/schedule.py), run at deadb6a alone under a timing lock with
+warm kernels: Ireland 517 / 558 / 552 and France 522 / 519 / 519 for seeds 0 / 1 / 2. The
+width-2000 rows are `ora-solve solo --variant V --beam 2000` (the default command until
 it became time-budgeted). Width 100 is a
 single group and has no endgame polish; wider beams run one group per 100 of width (at most
 21, one per portfolio weighting: 5 groups of 100 at width 500, 20 of 100 at width 2000, 21 of
