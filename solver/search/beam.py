@@ -250,8 +250,9 @@ def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: f
     """One beam layer: expand every parent, keep the best ``width`` distinct children
     (selection.select_distinct: best evaluation first, ties by hash). Returns the children's
     states, each one's parent (an index into ``parents``), their actions (flat, offsets as
-    Lines.extend) and the number of children generated. ``times`` (if given) accumulates the seconds of the compiled
-    expansion ("expand") and of the rest ("select": ranking, dedup, replay)."""
+    Lines.extend) and the number of children generated. ``times`` (if given) accumulates the
+    seconds of the compiled expansion ("expand") and of the rest ("select": ranking, dedup,
+    replay)."""
     t0 = time.perf_counter()
     P = len(parents)
     paths = np.empty((P * keep, MAXD), dtype=np.int64)

@@ -275,6 +275,7 @@ class FastMoveGame(MoveGame):
         if priors is None:
             priors = [default_portfolio(variant)[0]]
         self.priors = [np.asarray(w, dtype=np.float64) for w in priors]
+        self.prior = 0  # index of the prior in force
         self.w = self.priors[0]
         self._sequences: dict = {}  # prior index -> the Sequence of _sequenced_line under it
         self._sequenced_line: tuple = ()
@@ -286,7 +287,8 @@ class FastMoveGame(MoveGame):
     def reprior(self, run):
         if len(self.priors) == 1:
             return False
-        self.w = self.priors[(run - 1) % len(self.priors)]
+        self.prior = (run - 1) % len(self.priors)
+        self.w = self.priors[self.prior]
         return True
 
     def sequence(self, line):
@@ -295,10 +297,9 @@ class FastMoveGame(MoveGame):
         key = tuple(line)
         if key != self._sequenced_line:
             self._sequences, self._sequenced_line = {}, key
-        k = next(i for i, w in enumerate(self.priors) if w is self.w)
-        if k not in self._sequences:
-            self._sequences[k] = self.sequence_of(line)
-        return self._sequences[k]
+        if self.prior not in self._sequences:
+            self._sequences[self.prior] = self.sequence_of(line)
+        return self._sequences[self.prior]
 
     def terminal(self, W):
         return bool(W[L.DONE])

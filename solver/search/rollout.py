@@ -5,8 +5,9 @@ A **beam playout** of width ``k`` from a state plays the game to its end the way
 with the beam's turn expansion (``beam.expand_into``: its search policy, its deduplication
 inside a turn), keeps the best ``k`` distinct children of the layer (the beam's own choice,
 selection.select_distinct: best evaluation first, ties by state hash, a child reached from
-two parents kept once) and stops when every state is finished. The playout's result is its best finished line: its
-score and its actions. Width 1 is the greedy playout (the best child each turn).
+two parents kept once) and stops when every state is finished. The playout's result is its
+best finished line: its score and its actions. Width 1 is the greedy playout (the best child
+each turn).
 
 Each playout gets one evaluation weighting (MCTS draws it from the portfolio per
 simulation) and a salt that perturbs the evaluation by less than ``noise`` (seeded

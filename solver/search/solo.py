@@ -31,9 +31,9 @@ from . import records
 from .beam import GROUP_WIDTH, POLISH_LINES, POLISH_ROUNDS, beam_search
 from .evaluation import PORTFOLIO
 from .mcts import PLAYOUT_WIDTH as MCTS_PLAYOUT_WIDTH
-from .rollout import MAX_WIDTH as MCTS_MAX_WIDTH
 from .mcts import mcts_search
 from .nrpa import ITERATIONS, SEEDED_TAU, TAU, nrpa_search
+from .rollout import MAX_WIDTH as MCTS_MAX_WIDTH
 from .schedule import timed_beam_search
 from .weightsfile import default_portfolio, portfolio_with, to_named, tuned_default
 
