@@ -190,13 +190,16 @@ def _summary(t: dict, path) -> None:
     if h:
         click.echo(f"held-out seeds {h['seeds']}, beam {h['beam']}:")
         cols = "".join(f"{s:>7}" for s in h["seeds"])
-        click.echo(f"  {'weighting':<22}{cols}{'mean':>9}")
+        click.echo(f"  {'weighting':<26}{cols}{'mean':>9}")
         rows = [("tuned", h["tuned"]), ("hand-set #0", h["hand_set_first"]),
                 (f"best hand-set (#{h['hand_set_best']['index']})", h["hand_set_best"])]
         if "start" in h:
             rows.append(("start", h["start"]))
+        if "hand_set_selected" in h:
+            rows.append((f"chosen on training (#{h['hand_set_selected']['index']})",
+                         h["hand_set_selected"]))
         for name, r in rows:
-            click.echo(f"  {name:<22}" + "".join(f"{s:>7}" for s in r["scores"])
+            click.echo(f"  {name:<26}" + "".join(f"{s:>7}" for s in r["scores"])
                        + f"{r['mean']:>9.2f}")
         verdict = "beat" if h["tuned"]["mean"] >= h["hand_set_best"]["mean"] else \
             "do not beat"
@@ -204,6 +207,10 @@ def _summary(t: dict, path) -> None:
                    f"hand-set weightings compared ({h['hand_set_total']} in all)"
                    + ("" if h["beats_hand_set"] or verdict != "beat" else
                       ": not all compared, so they do not count as beating the portfolio"))
+        if "hand_set_selected" in h:
+            click.echo(f"  the tuned weights {'beat' if h['beats_selected'] else 'do not beat'}"
+                       f" hand-set #{h['hand_set_selected']['index']}, the one the training "
+                       "seeds chose (like for like: the best hand-set is chosen on these seeds)")
     click.echo(f"weights written to {path}")
 
 

@@ -266,3 +266,16 @@ def test_the_evolution_strategy_never_moves_to_a_worse_candidate(warm_kernels):
 def test_bad_tuner_settings_are_refused(change, message):
     with pytest.raises(ValueError, match=message):
         _tiny(**change).check()
+
+
+def test_start_best_compares_like_for_like_on_the_held_out_seeds(warm_kernels):
+    # the hand-set weighting chosen on the training seeds, scored on the held-out ones: the
+    # comparison that does not choose the hand-set side on the seeds it is judged on
+    s = _tiny(generations=1, population=2, seeds=[11], holdout=[21], start_best=True)
+    rec = T.Tuner(s, BAD, LocalBackend(1)).run()
+    h, i = rec["holdout"], rec["start_selection"]["index"]
+    assert h["hand_set_selected"] == h["hand_set"][i]
+    direct = T.beam_score({"variant": "ireland", "width": 2, "seed": 21,
+                           "weights": list(PORTFOLIO[i])})["score"]
+    assert h["hand_set_selected"]["scores"] == [direct]
+    assert h["beats_selected"] == (h["tuned"]["mean"] >= direct)
