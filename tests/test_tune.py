@@ -279,13 +279,3 @@ def test_start_best_compares_like_for_like_on_the_held_out_seeds(warm_kernels):
                            "weights": list(PORTFOLIO[i])})["score"]
     assert h["hand_set_selected"]["scores"] == [direct]
     assert h["beats_selected"] == (h["tuned"]["mean"] >= direct)
-
-
-@pytest.mark.parametrize("variant", ["ireland", "france"])
-def test_the_default_polish_runs_under_its_hand_set_weighting_and_weights_files_polish(variant):
-    pf = WF.default_portfolio(variant)
-    i = WF.polish_index(variant, pf, given=False)
-    assert np.array_equal(pf[i], PORTFOLIO[WF.POLISHER[variant]])
-    # a portfolio led by a weights file (--weights) polishes under that file's weights
-    mine = WF.portfolio_with(PORTFOLIO[0] * 1.5)
-    assert WF.polish_index(variant, mine, given=True) == 0

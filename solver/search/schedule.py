@@ -12,8 +12,7 @@ polish), but chooses their widths from the time they may take instead of from on
    ``GROUP_SHARE`` of the time left after the probe. Before each group its width
    is set so that the groups still to run fit in what is left of that share.
 2. **Endgame polish.** Restarts from rounds ``POLISH_ROUNDS`` of the ``POLISH_LINES`` best
-   distinct lines, as in ``beam_search`` (under ``weightsfile.POLISHER``'s weighting, or the
-   first of a given portfolio), at one width chosen before each restart so that
+   distinct lines, as in ``beam_search``, at one width chosen before each restart so that
    the restarts still planned fill the rest of the time (a restart from a state already
    tried is dropped and its time goes to the others). The second line's restarts run first,
    so that time left over by a high estimate goes to the best line's. Time still left after them (the

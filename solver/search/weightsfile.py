@@ -16,8 +16,7 @@ comparison with the hand-set portfolio) is optional for loading.
 
 A weights file leads the search's portfolio: :func:`portfolio_with` puts its vector first and
 keeps the hand-set weightings after it, so the probe, the first group and every polish restart
-of the search use it (``--weights``), and the other groups keep the other plans alive. The
-default search's polish restarts under a hand-set weighting instead (``POLISHER``).
+of the default search use it, and the other groups keep the other plans alive.
 
 The tuned defaults are package data (``solver/search/tuned/<variant>.json``), used by
 :func:`default_portfolio` only if their tuning record says they scored at least as well on
