@@ -150,10 +150,8 @@ def tuned_default(variant: str) -> Weights | None:
 # the default portfolio's first six weightings. From round 28 on they all found the same. The
 # sums over the eight restarts, Ireland: the tuned default (which polished until then) 3764,
 # hand-set #0-#4 3796, 3777, 3858, 3876, 3808; France: hand-set #0-#5 3611, 3660, 3631, 3631,
-# 3650, 3627. In Ireland the tuned weights were the worst polisher of all six on both rounds,
-# so hand-set #3 polishes there; France keeps #0, which polished until then (#1's lead came
-# from two of the eight restarts).
-POLISHER = {"ireland": 3, "france": 0}
+# 3650, 3627. In Ireland the tuned weights were the worst polisher of all six on both rounds.
+POLISHER = {"ireland": 3, "france": 1}
 
 
 def polish_index(variant: str, pf: list[np.ndarray], given: bool) -> int:
