@@ -76,7 +76,7 @@ from .expansion import (  # noqa: F401
 from .lines import Lines
 from .policy import BUILD_CELLS, SETTLE_CELLS, policy_filter  # noqa: F401 (re-exported)
 from .selection import select_distinct
-from .weightsfile import default_portfolio, polish_index
+from .weightsfile import default_portfolio
 
 # ===== the beam ================================================================================
 
@@ -112,7 +112,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     ``weights`` gives one weighting to a single plain beam of the whole width instead.
     ``portfolio`` gives the groups' weightings in order (group i: entry i mod len, the polish:
     entry 0) instead of the default, ``weightsfile.default_portfolio(variant)`` rotated by
-    the seed (its polish: ``weightsfile.POLISHER``).
+    the seed.
     ``stop`` (a callable) ends the search at the next layer once it returns true: the stage
     under way finishes its best state greedily and the stages after it are skipped.
     ``start`` (a packed or wide state and the line that reached it from the initial state)
@@ -127,7 +127,6 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
         return _beam(variant, width, seed, time_limit, progress, keep, weights, stop=stop,
                      start=start)
     pf, shift = (portfolio, 0) if portfolio is not None else (default_portfolio(variant), seed)
-    pi = polish_index(variant, pf, portfolio is not None)
     groups = min(len(pf), max(1, width // GROUP_WIDTH))
     polish_width = max(1, int(width * POLISH_SHARE)) if groups > 1 else 0
     stages = groups + (POLISH_LINES * len(POLISH_ROUNDS) if polish_width else 0)
@@ -180,13 +179,13 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                     done += 1
                     continue
                 tried.add(key)
-                r = _beam(variant, polish_width, seed, limit(done), progress, keep, pf[pi],
+                r = _beam(variant, polish_width, seed, limit(done), progress, keep, pf[0],
                           start=restart, label=f"polish {done + 1 - groups}/{stages - groups}",
                           stop=stop)
                 done += 1
                 nodes += r.nodes
                 layers += r.layers
-                trace.append({"stage": "polish", "weighting": pi, "width": polish_width,
+                trace.append({"stage": "polish", "weighting": 0, "width": polish_width,
                               "from_round": rnd, "score": r.score[0],
                               "seconds": round(r.seconds, 1)})
                 complete = complete and r.complete

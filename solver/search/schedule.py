@@ -56,7 +56,7 @@ from solver.fast.engine import FastEngine
 from .beam import KEEP_PER_PARENT, POLISH_ROUNDS, _beam, _wide_start, polish_chains, polish_restart
 from .common import SearchResult
 from .evaluation import PORTFOLIO
-from .weightsfile import default_portfolio, polish_index
+from .weightsfile import default_portfolio
 
 PROBE_WIDTH = 8
 GROUPS = 6
@@ -138,11 +138,9 @@ def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int
     (a state and the line that reached it, as for ``beam_search``) searches on from that
     position: the probe and the groups start there, no polish restart starts before it.
     ``portfolio``: the weightings (group i: entry i, the probe and the polish: entry 0;
-    default ``weightsfile.default_portfolio(variant)``, whose polish restarts under
-    ``weightsfile.POLISHER``).
+    default ``weightsfile.default_portfolio(variant)``).
     """
     pf = default_portfolio(variant) if portfolio is None else portfolio
-    pi = polish_index(variant, pf, portfolio is not None)
     if seconds <= 0:
         raise ValueError("the time budget must be positive")
     if start is not None:
@@ -218,9 +216,9 @@ def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int
         if width < FILL_GAIN * tried.get(key, 0) or (i > len(plan) and width < PROBE_WIDTH):
             continue  # the same restart at about the same width would find the same line
         tried[key] = max(width, tried.get(key, 0))
-        r = clock.run(variant, width, seed, pf[pi], label, stop, start=restart,
+        r = clock.run(variant, width, seed, pf[0], label, stop, start=restart,
                       polish=True)
-        record("polish", r, width, pi, max(rnd, first_round))
+        record("polish", r, width, 0, max(rnd, first_round))
         if r.score[0] > scores[c]:
             lines[c], scores[c] = r.line, r.score[0]
         if r.score[0] > best.score[0]:

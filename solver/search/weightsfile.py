@@ -144,25 +144,6 @@ def tuned_default(variant: str) -> Weights | None:
     return w if holdout.get("beats_hand_set") is True else None
 
 
-# The hand-set weighting (an index of evaluation.PORTFOLIO) under which the default search's
-# endgame polish restarts. Measured on the lines of fixed-width beams (width 600, tuning seeds
-# 31-34, at 61a8e2f): each line restarted from rounds 22 and 25 at width 1000 under each of
-# the default portfolio's first six weightings. From round 28 on they all found the same. The
-# sums over the eight restarts, Ireland: the tuned default (which polished until then) 3764,
-# hand-set #0-#4 3796, 3777, 3858, 3876, 3808; France: hand-set #0-#5 3611, 3660, 3631, 3631,
-# 3650, 3627. In Ireland the tuned weights were the worst polisher of all six on both rounds.
-POLISHER = {"ireland": 3, "france": 1}
-
-
-def polish_index(variant: str, pf: list[np.ndarray], given: bool) -> int:
-    """The index in the search's weightings ``pf`` of the one the polish restarts under:
-    entry 0 of a ``given`` portfolio (--weights leads it), else the default's POLISHER."""
-    if given:
-        return 0
-    want = PORTFOLIO[POLISHER[variant]]
-    return next(i for i, w in enumerate(pf) if np.array_equal(w, want))
-
-
 def default_portfolio(variant: str) -> list[np.ndarray]:
     """The search's default weightings: the tuned defaults first if they earned it, then
     the hand-set portfolio (evaluation.PORTFOLIO)."""
