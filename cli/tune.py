@@ -16,7 +16,7 @@ VARIANTS = ("ireland", "france")
 @click.command("tune")
 @click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
 @click.option("--generations", type=click.IntRange(min=1), default=8, show_default=True,
-              help="Generations of the cross-entropy method.")
+              help="Generations of the tuner.")
 @click.option("--population", type=click.IntRange(min=2), default=10, show_default=True,
               help="Candidates per generation (the mean and antithetic samples).")
 @click.option("--seeds", default="11,12,13", show_default=True,
@@ -33,6 +33,11 @@ VARIANTS = ("ireland", "france")
 @click.option("--start-best", is_flag=True, default=False,
               help="Start from the hand-set weighting that scores best on the training seeds "
                    "(each is scored there first).")
+@click.option("--method", type=click.Choice(("cem", "es")), default="cem", show_default=True,
+              help="cem: the cross-entropy method; es: a (1+lambda) evolution strategy around "
+                   "the best candidate so far (for a good start, e.g. --start-best).")
+@click.option("--sigma-scale", type=click.FloatRange(min=0, max=4, min_open=True), default=1.0,
+              show_default=True, help="Multiply every initial step size (sigma) by this.")
 @click.option("--compare", type=click.IntRange(min=1), default=None,
               help="Compare with only the first N hand-set weightings on the held-out seeds "
                    "(default: all; the weights count as beating the hand-set portfolio only "
@@ -43,8 +48,9 @@ VARIANTS = ("ireland", "france")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the tuner's sampling.")
 def tune(variant, generations, population, seeds, holdout, beam, workers, cluster, start_file,
-         start_best, compare, out, seed):
-    """Tune the evaluation's weights by the cross-entropy method on short paired beams.
+         start_best, method, sigma_scale, compare, out, seed):
+    """Tune the evaluation's weights (cross-entropy method or evolution strategy) on short
+    paired beams.
 
     Writes a weights file (for --weights FILE of solo, openings and analyse) with its tuning
     record. Ctrl-C or SIGTERM stops the tuning: the best weights so far are written with
@@ -61,7 +67,8 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
     settings = T.Settings(variant=variant, generations=generations, population=population,
                           seeds=parse_seeds(seeds, "--seeds"),
                           holdout=parse_seeds(holdout, "--holdout", allow_empty=True),
-                          beam=beam, seed=seed, compare=compare, start_best=start_best)
+                          beam=beam, seed=seed, compare=compare, start_best=start_best,
+                          method=method, sigma_scale=sigma_scale)
     if start_best and start_file is not None:
         raise click.UsageError("--start FILE and --start-best exclude each other")
     try:
@@ -97,6 +104,10 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
         argv += ["--start", start_file]
     if start_best:
         argv += ["--start-best"]
+    if method != "cem":
+        argv += ["--method", method]
+    if sigma_scale != 1.0:
+        argv += ["--sigma-scale", f"{sigma_scale:g}"]
     if compare is not None:
         argv += ["--compare", str(compare)]
     if out is not None:
@@ -179,13 +190,16 @@ def _summary(t: dict, path) -> None:
     if h:
         click.echo(f"held-out seeds {h['seeds']}, beam {h['beam']}:")
         cols = "".join(f"{s:>7}" for s in h["seeds"])
-        click.echo(f"  {'weighting':<22}{cols}{'mean':>9}")
+        click.echo(f"  {'weighting':<26}{cols}{'mean':>9}")
         rows = [("tuned", h["tuned"]), ("hand-set #0", h["hand_set_first"]),
                 (f"best hand-set (#{h['hand_set_best']['index']})", h["hand_set_best"])]
         if "start" in h:
             rows.append(("start", h["start"]))
+        if "hand_set_selected" in h:
+            rows.append((f"chosen on training (#{h['hand_set_selected']['index']})",
+                         h["hand_set_selected"]))
         for name, r in rows:
-            click.echo(f"  {name:<22}" + "".join(f"{s:>7}" for s in r["scores"])
+            click.echo(f"  {name:<26}" + "".join(f"{s:>7}" for s in r["scores"])
                        + f"{r['mean']:>9.2f}")
         verdict = "beat" if h["tuned"]["mean"] >= h["hand_set_best"]["mean"] else \
             "do not beat"
@@ -193,6 +207,10 @@ def _summary(t: dict, path) -> None:
                    f"hand-set weightings compared ({h['hand_set_total']} in all)"
                    + ("" if h["beats_hand_set"] or verdict != "beat" else
                       ": not all compared, so they do not count as beating the portfolio"))
+        if "hand_set_selected" in h:
+            click.echo(f"  the tuned weights {'beat' if h['beats_selected'] else 'do not beat'}"
+                       f" hand-set #{h['hand_set_selected']['index']}, the one the training "
+                       "seeds chose (like for like: the best hand-set is chosen on these seeds)")
     click.echo(f"weights written to {path}")
 
 

@@ -42,6 +42,15 @@ at deadb6a): one group per weighting of the portfolio while each can be 300 wide
 488): **536 against 541**. The wider search of weightings found a better group line, and its
 polish a worse final one; the polish widths were alike (5,300-19,500 and 3,800-10,000). One
 seed decides nothing either way, so the six groups stay.
+
+Tried and not adopted (at 74dc0a2 / 0b04a51): the Ireland polish under hand-set weighting #3
+instead of the tuned default that leads the portfolio. Restarts of the lines of width-600
+beams (tuning seeds 31-34) from rounds 22 and 25 at width 1000 favoured it (sum over the eight
+restarts 3876 against the tuned weights' 3764, the worst of the six weightings tried). The
+timed default did not: 600 s, Ireland seed 5, **528 against 541**; seeds 0 / 1 / 2, 539 / 520
+/ 532 against 517 / 558 / 552 (each run alone under the timed lock). Under #3 the restarts
+cost more per unit of width (seed 1's plan of eight ran at widths 1,929-5,062 against
+5,533-32,019), so each ran narrower. The tuned default keeps polishing.
 """
 
 from __future__ import annotations
