@@ -170,14 +170,12 @@ class Tuner:
                  progress=None):
         settings.check()
         self.s = settings
-        self.start = np.asarray(start, dtype=np.float64)
         self.backend = backend
         self.stop = stop or (lambda: False)
         self.progress = progress  # progress(event, **info): "candidate", "holdout", "phase"
         self.rng = np.random.default_rng(settings.seed)
-        self.sigma0 = initial_sigma(settings.variant, self.start) * settings.sigma_scale
         self.mu = np.zeros(N_PARAMS)
-        self.sigma = self.sigma0.copy()
+        self.set_start(start)
         self.best: Candidate | None = None
         self.first: Candidate | None = None  # the start vector's own scores
         self.history: list[dict] = []
@@ -195,10 +193,18 @@ class Tuner:
             return
         means = [float(np.mean(got[f"hand{i:02d}"])) for i in range(len(PORTFOLIO))]
         best = max(range(len(PORTFOLIO)), key=lambda i: (means[i], -i))
-        self.start = np.asarray(PORTFOLIO[best], dtype=np.float64)
+        self.set_start(PORTFOLIO[best])
+        self.start_selection = {"index": best, "means": [round(m, 2) for m in means]}
+
+    def set_start(self, start) -> None:
+        """Tune around ``start``: its initial sigmas (x ``sigma_scale``) in force."""
+        self.start = np.asarray(start, dtype=np.float64)
         self.sigma0 = initial_sigma(self.s.variant, self.start) * self.s.sigma_scale
         self.sigma = self.sigma0.copy()
-        self.start_selection = {"index": best, "means": [round(m, 2) for m in means]}
+
+    def _floored(self, sigma: np.ndarray) -> np.ndarray:
+        """``sigma`` kept above SIGMA_FLOOR of its start, frozen parameters left at 0."""
+        return np.where(self.sigma0 > 0, np.maximum(sigma, SIGMA_FLOOR * self.sigma0), 0)
 
     # ----- the cross-entropy method -------------------------------------------------------
     def sample(self, g: int) -> list[Candidate]:
@@ -209,11 +215,10 @@ class Tuner:
         n = self.s.population - (0 if again else 1)
         eps = self.rng.standard_normal(((n + 1) // 2, N_PARAMS))
         eps = np.concatenate([eps, -eps])[:n]
-        zs = [np.clip(self.mu + self.sigma * e, -BOUND, BOUND) for e in eps]
-        if not again:
-            zs = [self.mu.copy()] + zs
-        first = 1 if again else 0
-        return [Candidate(g, first + i, z, weights_of(self.start, z)) for i, z in enumerate(zs)]
+        zs = ([] if again else [self.mu.copy()]) + [np.clip(self.mu + self.sigma * e, -BOUND,
+                                                              BOUND) for e in eps]
+        return [Candidate(g, int(again) + i, z, weights_of(self.start, z))
+                for i, z in enumerate(zs)]
 
     def update(self, scored: list[Candidate], improved: bool = False) -> None:
         """The next mean and sigma: from the elite of a generation (the cross-entropy
@@ -221,9 +226,7 @@ class Tuner:
         ``improved`` on it (the evolution strategy)."""
         if self.s.method == "es":
             self.mu = self.best.z.copy()
-            sigma = self.sigma * (ES_GROW if improved else ES_SHRINK)
-            self.sigma = np.where(self.sigma0 > 0,
-                                  np.maximum(sigma, SIGMA_FLOOR * self.sigma0), 0)
+            self.sigma = self._floored(self.sigma * (ES_GROW if improved else ES_SHRINK))
             return
         ranked = sorted(scored, key=lambda c: (-c.mean, c.index))
         k = max(2, round(ELITE * len(ranked))) if len(ranked) > 1 else 1
@@ -231,7 +234,7 @@ class Tuner:
         self.mu = elite.mean(axis=0)
         var = elite.var(axis=0)
         sigma = np.sqrt(SMOOTHING * var + (1 - SMOOTHING) * self.sigma ** 2)
-        self.sigma = np.where(self.sigma0 > 0, np.maximum(sigma, SIGMA_FLOOR * self.sigma0), 0)
+        self.sigma = self._floored(sigma)
 
     # ----- scoring ------------------------------------------------------------------------
     def score(self, items: list[tuple[str, np.ndarray]], seeds: list[int], event: str
