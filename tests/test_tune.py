@@ -268,6 +268,13 @@ def test_bad_tuner_settings_are_refused(change, message):
         _tiny(**change).check()
 
 
+def test_the_cli_offers_exactly_the_tuner_methods():
+    # cli/tune.py spells the choices itself (it imports the solver only inside the command)
+    from cli.tune import tune
+    method = next(p for p in tune.params if p.name == "method")
+    assert tuple(method.type.choices) == T.METHODS
+
+
 def test_start_best_compares_like_for_like_on_the_held_out_seeds(warm_kernels):
     # the hand-set weighting chosen on the training seeds, scored on the held-out ones: the
     # comparison that does not choose the hand-set side on the seeds it is judged on
