@@ -62,8 +62,8 @@ Tried and not adopted (600 s, tuning seed 5, each run alone under the timed lock
   restart planned a round-22 one at width 39,345 that took 305 of the 600 s. The widths
   evened out (6,233-36,690 against 2,338-39,345) but the scores did not move: France **523
   against 522**, Ireland **538 against 550** (the tuned weights by `--weights` at 8038a7a;
-  its groups ran 606-1,639 wide against
-  671-1,034 with the same schedule: the machine's speed moves more than this change).
+  its groups ran 606-1,639 wide against 671-1,034 under the same schedule: the machine's
+  speed moves more than this change does).
 """
 
 from __future__ import annotations
