@@ -53,11 +53,12 @@ cost more per unit of width (seed 1's plan of eight ran at widths 1,929-5,062 ag
 5,533-32,019), so each ran narrower. The tuned default keeps polishing.
 
 Tried and not adopted (600 s, tuning seed 5, each run alone under the timed lock):
-- **Each chain polished under the weighting whose group found it** (426da8c) instead of the
-  portfolio's first: France **506 against 522** at 8038a7a (its best group, 500 under #3,
-  polished to 504 under #3).
-- **Each polish restart priced at the measured rate of its own start round** (1f1cfd6; the
-  prior raised to 1.0 of a whole game's tail until a restart from that round has run),
+- **Each chain polished under the weighting whose group found it** (426da8c, local branch
+  ``exp-own-polish``) instead of the portfolio's first: France **506 against 522** at
+  8038a7a (its best group, 500 under #3, polished to 504 under #3).
+- **Each polish restart priced at the measured rate of its own start round** (1f1cfd6, local
+  branch ``exp-round-cost``; the prior raised to 1.0 of a whole game's tail until a restart
+  from that round has run),
   because one rate serves every restart here: at 8038a7a, France seed 5, a cheap round-28
   restart planned a round-22 one at width 39,345 that took 305 of the 600 s. The widths
   evened out (6,233-36,690 against 2,338-39,345) but the scores did not move: France **523
