@@ -79,11 +79,12 @@ def test_state_hash_sees_every_stored_word_but_not_the_derived_terrain():
     X = W.copy()
     X[L.TERR:L.TERR + L.N_CELLS] += 1  # derived from LAND: not part of the state's identity
     assert beam.state_hash(X) == h
-    # a word in each lane, in each block's leftover words, first and last
-    for i in [0, 1, 2, 3, L.TERR - 1, L.STATUS, L.W_SIZE - 1]:
-        X = W.copy()
-        X[i] += 1
-        assert beam.state_hash(X) != h, i
+    # every stored word, by one up and by a change of sign (-1 marks an empty slot)
+    for i in [*range(L.TERR), *range(L.STATUS, L.W_SIZE)]:
+        for new in (W[i] + 1, -1 - W[i]):
+            X = W.copy()
+            X[i] = new
+            assert beam.state_hash(X) != h, (i, new)
 
 
 def _with_goods(W, kinds):

@@ -13,45 +13,43 @@ from numba import njit
 
 from solver.fast import layout as L
 
-_P = np.uint64(1099511628211)
+
+def _multipliers() -> np.ndarray:
+    """One odd 64-bit multiplier per hashed word (0 for TERR), from a splitmix64 stream with a
+    fixed seed: the same on every machine and in every run."""
+    out = np.zeros(L.W_SIZE, dtype=np.uint64)
+    x = 0x0123456789ABCDEF
+    mask = (1 << 64) - 1
+    for i in range(L.W_SIZE):
+        x = (x + 0x9E3779B97F4A7C15) & mask
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        z ^= z >> 31
+        if not L.TERR <= i < L.STATUS:
+            out[i] = z | 1
+    return out
 
 
-@njit(cache=True, _nrt=False)
-def _fnv_lanes(W, lo, hi, h0, h1, h2, h3):
-    """Fold the words lo.. of W into four FNV-style lanes, four words a round; return the
-    lanes and the first word left over (fewer than four remain before ``hi``)."""
-    i = lo
-    while i + 4 <= hi:
-        h0 = (h0 ^ np.uint64(W[i] & 0xFFFFFFFF)) * _P
-        h1 = (h1 ^ np.uint64(W[i + 1] & 0xFFFFFFFF)) * _P
-        h2 = (h2 ^ np.uint64(W[i + 2] & 0xFFFFFFFF)) * _P
-        h3 = (h3 ^ np.uint64(W[i + 3] & 0xFFFFFFFF)) * _P
-        i += 4
-    return h0, h1, h2, h3, i
+_M = _multipliers()
 
 
 @njit(cache=True, _nrt=False)
 def state_hash(W):
     """64-bit hash of a wide state (TERR is left out: it is derived from LAND).
 
-    Four independent FNV-style lanes (words i, i+1, i+2, i+3), then a splitmix finaliser: the
-    lanes let the multiplications overlap, which made hashing (a third of a late-game
-    expansion's time with one serial lane) about three times faster.
+    A sum of products, word i (its low 32 bits) times an odd multiplier of its own, then a
+    splitmix finaliser. The words are independent, so the loop vectorises: about twice as fast
+    as the four serial FNV lanes before it (a late-game expansion spent 40-46% of its time
+    hashing, bench --search). A change of one word always changes the hash: its term changes
+    by d * m with m odd and 0 < |d| < 2^32, never 0 modulo 2^64, and the finaliser is a
+    bijection.
     """
-    h0, h1, h2, h3, i = _fnv_lanes(W, 0, L.TERR, np.uint64(1469598103934665603),
-                                   np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9),
-                                   np.uint64(0x94D049BB133111EB))
-    while i < L.TERR:
-        h0 = (h0 ^ np.uint64(W[i] & 0xFFFFFFFF)) * _P
-        i += 1
-    h0, h1, h2, h3, i = _fnv_lanes(W, L.STATUS, L.W_SIZE, h0, h1, h2, h3)
-    while i < L.W_SIZE:
-        h1 = (h1 ^ np.uint64(W[i] & 0xFFFFFFFF)) * _P
-        i += 1
-    h = h0
-    for x in (h1, h2, h3):
-        h = (h ^ (h >> np.uint64(31))) * np.uint64(0xBF58476D1CE4E5B9)
-        h ^= x
+    h = np.uint64(0)
+    for i in range(L.TERR):
+        h += np.uint64(W[i] & 0xFFFFFFFF) * _M[i]
+    for i in range(L.STATUS, L.W_SIZE):
+        h += np.uint64(W[i] & 0xFFFFFFFF) * _M[i]
     h = (h ^ (h >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     h = (h ^ (h >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return h ^ (h >> np.uint64(31))
