@@ -14,24 +14,21 @@ from numba import njit
 from solver.fast import layout as L
 
 
-def _multipliers() -> np.ndarray:
-    """One odd 64-bit multiplier per hashed word (0 for TERR), from a splitmix64 stream with a
-    fixed seed: the same on every machine and in every run."""
-    out = np.zeros(L.W_SIZE, dtype=np.uint64)
-    x = 0x0123456789ABCDEF
+def splitmix_words(x: int, n: int) -> np.ndarray:
+    """n odd uint64 words of the splitmix64 stream whose state starts at ``x``."""
+    out = np.empty(n, dtype=np.uint64)
     mask = (1 << 64) - 1
-    for i in range(L.W_SIZE):
+    for i in range(n):
         x = (x + 0x9E3779B97F4A7C15) & mask
-        z = x
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        z ^= z >> 31
-        if not L.TERR <= i < L.STATUS:
-            out[i] = z | 1
+        out[i] = (z ^ (z >> 31)) | 1
     return out
 
 
-_M = _multipliers()
+# one odd multiplier per word of the wide state (TERR's are never read), the same on every
+# machine and in every run
+_M = splitmix_words(0x0123456789ABCDEF, L.W_SIZE)
 
 
 @njit(cache=True, _nrt=False)

@@ -30,6 +30,7 @@ from solver.fast import layout as L
 from solver.fast.kernels.api import score, step, xorshift
 
 from .beam import MAXD, expand
+from .common import splitmix_words
 
 MAX_LINE = 2000  # canonical actions in one game (about 270 are played)
 _P = np.uint64(1099511628211)
@@ -119,12 +120,4 @@ def playouts(T, starts, weights, wsel, keep, tau, seeds, lines, lens, scores):
 
 def seed_words(seed: int, n: int, salt: int = 0) -> np.ndarray:
     """n distinct nonzero uint64 RNG seeds derived from (seed, salt) (splitmix64)."""
-    out = np.empty(n, dtype=np.uint64)
-    x = (seed * 0x9E3779B97F4A7C15 + salt * 0xD1B54A32D192ED03) % (1 << 64)
-    for i in range(n):
-        x = (x + 0x9E3779B97F4A7C15) % (1 << 64)
-        z = x
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % (1 << 64)
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % (1 << 64)
-        out[i] = (z ^ (z >> 31)) | 1
-    return out
+    return splitmix_words((seed * 0x9E3779B97F4A7C15 + salt * 0xD1B54A32D192ED03) % (1 << 64), n)
