@@ -9,8 +9,8 @@ import time
 
 import click
 
-from cli.options import (cluster_option, echo_rounds, jobs_option, load_weights, score_text,
-                         weights_option)
+from cli.options import (NodeCount, cluster_option, echo_rounds, jobs_option, load_weights,
+                         score_text, weights_option)
 from cli.research import (
     nrpa_seed,
     position_argv,
@@ -288,6 +288,10 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
                    "this many seconds, with the best line so far finished greedily (with "
                    "--seeds: each seed's search). Default without --beam/--mcts: 600, the "
                    "time-budgeted beam; with them: none.")
+@click.option("--nodes", "node_limit", type=NodeCount(), default=None,
+              help="The default beam schedule budgeted in children generated instead of "
+                   "seconds (e.g. 20M): the same line for the same seed on any machine. No "
+                   "time limit unless --time-limit is given too (then it only stops it).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Results record path, replaced if it exists (default: a free name in "
                    "results/, e.g. results/<variant>-t600-seed<S>.json).")
@@ -302,8 +306,8 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
 def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | None,
          nrpa: int | None,
          iterations: int | None, seed_line: str | None, from_round: int | None, seed: int,
-         seeds: str | None, time_limit: float | None, out: str | None, as_json: bool,
-         workers: int | None, cluster: str | None, resume: bool,
+         seeds: str | None, time_limit: float | None, node_limit: int | None, out: str | None,
+         as_json: bool, workers: int | None, cluster: str | None, resume: bool,
          weights_file: str | None, **where) -> None:
     """Search for a high-scoring solo line and write a replayable results record.
 
@@ -314,6 +318,9 @@ def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | 
     started = time.perf_counter()  # time limits count from here
     if sum(x is not None for x in (beam, mcts, nrpa)) > 1:
         raise click.UsageError("choose one search: --beam W, --mcts N or --nrpa LEVEL")
+    if node_limit is not None and any(x is not None for x in (beam, mcts, nrpa)):
+        raise click.UsageError("--nodes budgets the default beam schedule: not with --beam, "
+                               "--mcts or --nrpa")
     if mcts is None and playout_width is not None:
         raise click.UsageError("--playout-width is an option of --mcts")
     if nrpa is None and (iterations is not None or seed_line is not None
@@ -348,11 +355,13 @@ def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | 
 
     weights = load_weights(weights_file, variant, "solo")
     iterations = iterations or NRPA_ITERATIONS
-    if beam is None and mcts is None and nrpa is None and time_limit is None:
+    if beam is None and mcts is None and nrpa is None and time_limit is None \
+            and node_limit is None:
         time_limit = DEFAULT_TIME_LIMIT
     job = SoloJob(variant=variant, seed=seed, width=beam, simulations=mcts,
                   time_limit=time_limit, position=position, nrpa=nrpa, iterations=iterations,
-                  seed_line=seed_record, weights=weights, playout_width=playout_width)
+                  seed_line=seed_record, weights=weights, playout_width=playout_width,
+                  node_limit=node_limit)
     argv = ["ora-solve", "solo", "--variant", variant]
     if nrpa is not None:
         argv += ["--nrpa", str(nrpa), "--iterations", str(iterations)]
@@ -362,6 +371,8 @@ def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | 
             argv += ["--playout-width", str(playout_width)]
     elif beam is not None:
         argv += ["--beam", str(beam)]
+    elif node_limit is not None:
+        argv += ["--nodes", str(node_limit)]
     argv += ["--seeds", seeds] if seed_list is not None else ["--seed", str(seed)]
     if time_limit is not None:
         argv += ["--time-limit", f"{time_limit:g}"]

@@ -34,6 +34,27 @@ def parse_seeds(text: str, param_hint: str = "--seeds", allow_empty: bool = Fals
     return seeds
 
 
+class NodeCount(click.ParamType):
+    """A count of children such as 20000000, 20M, 500k or 2G (k, M, G: powers of 1000)."""
+
+    name = "N"
+    SUFFIXES = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            n = value
+        else:
+            text = str(value).strip()
+            digits, suffix = (text[:-1], text[-1].lower()) if text[-1:].isalpha() else (text, "")
+            if suffix not in self.SUFFIXES or not digits.isdigit():
+                self.fail(f"{value!r} is not a count of nodes (e.g. 20000000, 20M, 500k)",
+                          param, ctx)
+            n = int(digits) * self.SUFFIXES[suffix]
+        if n < 1:
+            self.fail(f"{value!r}: the node budget must be at least 1", param, ctx)
+        return n
+
+
 def jobs_option(f):
     """Add --jobs N (the local pool's worker processes; on a cluster, tasks at once)."""
     return click.option("--jobs", "workers", type=click.IntRange(min=1), default=None,

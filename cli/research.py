@@ -418,9 +418,9 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
     if as_json:
         click.echo(json.dumps(record))
     else:
-        click.echo(f"\n{job.variant} solo, {record['algorithm']} {record['parameters']}, seeds "
-                   f"{','.join(map(str, seeds))}: best {score_text(record['score'])} (seed "
-                   f"{record['seed']}), {sweep['wall_seconds']} s in all")
+        click.echo(f"\n{what}; seeds {','.join(map(str, seeds))}: best "
+                   f"{score_text(record['score'])} (seed {record['seed']}), "
+                   f"{sweep['wall_seconds']} s in all")
         click.echo(SS.format_spread(sweep))
         click.echo(f"best line (seed {record['seed']}):")
         echo_rounds(record)

@@ -209,3 +209,60 @@ def test_the_whole_command_ends_within_its_time_limit(tmp_path):
     assert rec["interrupted"] is False and rec["command"].endswith("--time-limit 20")
     assert b"record written to results/france-t20-seed0.json" in stdout
     assert b"/20 s" in stderr and b"s left" in stderr  # seconds against the limit
+
+
+def test_a_node_budget_gives_the_same_line_and_stages_and_stays_within_it():
+    runs = [schedule.timed_beam_search("france", None, seed=1, nodes=150_000)
+            for _ in range(2)]
+    a, b = runs
+    assert a.line == b.line and a.score == b.score and a.nodes == b.nodes
+    drop = [{k: v for k, v in s.items() if k != "seconds"} for s in a.trace]
+    assert drop == [{k: v for k, v in s.items() if k != "seconds"} for s in b.trace]
+    assert a.nodes <= 150_000 and a.nodes == sum(s["nodes"] for s in a.trace)
+    stages = [s["stage"] for s in a.trace]
+    assert stages[0] == "probe" and "group" in stages and "polish" in stages
+    rec = records.make_record(command="test", variant="france", algorithm="beam", params={},
+                              seed=1, nodes=a.nodes, seconds=a.seconds, score=a.score,
+                              line=a.line)
+    assert records.verify_record(rec)[0]
+    more = schedule.timed_beam_search("france", None, seed=1, nodes=600_000)
+    assert 150_000 < more.nodes <= 600_000
+    assert max(s["width"] for s in more.trace) > max(s["width"] for s in a.trace)
+
+
+def test_the_nodes_option_writes_a_named_record_and_counts_nodes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(main, ["solo", "--variant", "france", "--nodes", "120k",
+                                    "--seed", "2"])
+    assert res.exit_code == 0, res.output
+    assert "record written to results/france-n120k-seed2.json" in res.output
+    assert "/120k nodes" in res.output  # the bar counts children against the budget
+    rec = json.loads(Path("results/france-n120k-seed2.json").read_text())
+    assert rec["command"] == "ora-solve solo --variant france --nodes 120000 --seed 2"
+    assert rec["parameters"] == {"schedule": "nodes", "node_limit": 120_000,
+                                 "time_limit": None}
+    assert rec["nodes"] <= 120_000 and records.verify_record(rec)[0]
+    assert rec["interrupted"] is False
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--nodes", "abc"], "'abc' is not a count of nodes"),
+    (["--nodes", "0"], "the node budget must be at least 1"),
+    (["--nodes", "5x"], "'5x' is not a count of nodes"),
+    (["--nodes", "1M", "--beam", "10"], "--nodes budgets the default beam schedule"),
+    (["--nodes", "1M", "--mcts", "10"], "--nodes budgets the default beam schedule"),
+])
+def test_bad_node_budgets_exit_2_and_write_nothing(args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(main, ["solo", "--variant", "ireland", *args])
+    assert res.exit_code == 2 and message in res.output, res.output
+    assert not (tmp_path / "results").exists()
+
+
+def test_node_budgets_read_suffixes_and_name_records():
+    from cli.options import NodeCount
+    assert [NodeCount().convert(t, None, None) for t in ("20M", "500k", "2g", "1234", 7)] == \
+        [20_000_000, 500_000, 2_000_000_000, 1234, 7]
+    assert S.SoloJob("france", 1, node_limit=20_000_000).name == "france-n20M-seed1.json"
+    assert S.SoloJob("ireland", 0, node_limit=1234, time_limit=60).name == \
+        "ireland-n1234-t60-seed0.json"

@@ -106,3 +106,18 @@ def test_an_nrpa_job_with_its_seed_line_travels_as_json():
     back = job_of(json.loads(json.dumps(payload(job, 3))))
     assert back.seed_line == seed and back.seed == 3 and back.position.prefix == pos.prefix
     assert back.parameters == job.parameters and back.name == job.file_name("seed3")
+
+
+def test_a_job_travels_as_json_with_every_field_regression_playout_width_dropped():
+    """--seeds sweeps once lost --playout-width on the way to the workers."""
+    from dataclasses import replace
+
+    from solver.research.solo_seeds import job_of, payload
+    from solver.search.solo import SoloJob
+
+    for job in (SoloJob(variant="france", simulations=20, playout_width=3, time_limit=30.0),
+                SoloJob(variant="ireland", node_limit=2_000_000, time_limit=90.0),
+                SoloJob(variant="france", width=40, iterations=5)):
+        back = job_of(json.loads(json.dumps(payload(job, 4))))
+        assert back == replace(job, seed=4)
+        assert back.playout_width == job.playout_width and back.node_limit == job.node_limit

@@ -34,7 +34,8 @@ def payload(job: SoloJob, seed: int) -> dict:
     pos = job.position
     return {"variant": job.variant, "seed": seed, "width": job.width,
             "simulations": job.simulations, "time_limit": job.time_limit, "nrpa": job.nrpa,
-            "iterations": job.iterations,
+            "iterations": job.iterations, "playout_width": job.playout_width,
+            "node_limit": job.node_limit,
             "seed_line": None if job.seed_line is None else asdict(job.seed_line),
             "prefix": None if pos is None else list(pos.prefix),
             "source": None if pos is None else pos.source,
@@ -59,7 +60,8 @@ def job_of(p: dict) -> SoloJob:
                    position=position, nrpa=p["nrpa"], iterations=p["iterations"],
                    seed_line=None if p["seed_line"] is None else SeedLine(
                        **(p["seed_line"] | {"line": tuple(p["seed_line"]["line"])})),
-                   weights=weights)
+                   weights=weights, playout_width=p.get("playout_width"),
+                   node_limit=p.get("node_limit"))
 
 
 def seed_job(p: dict) -> dict:

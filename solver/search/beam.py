@@ -277,10 +277,12 @@ def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: f
 
 def _beam(variant: str, width: int, seed: int, time_limit: float | None, progress, keep: int,
           weights, start: tuple[np.ndarray, list[int]] | None = None, label: str = "",
-          stop=None) -> SearchResult:
+          stop=None, node_limit: int | None = None, meter=None) -> SearchResult:
     """One beam of width ``width`` under one weighting, from the initial state or ``start``
     (a state and the line that reached it). It ends early, finishing its best state
-    greedily, after ``time_limit`` seconds or once ``stop()`` returns true."""
+    greedily, after ``time_limit`` seconds, before a layer that would take it past
+    ``node_limit`` children (one as large as the last), or once ``stop()`` returns true.
+    ``meter(n)`` is told each layer's children before ``progress`` sees the layer."""
     e = FastEngine(variant)
     w = np.asarray(weights, dtype=np.float64)
     noise = 0.0 if seed == 0 else 0.05  # seeded tie-breaking among near-equal children
@@ -298,6 +300,7 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
     scratch = np.zeros(I.MAX_LEGAL, dtype=np.int64)
     complete = True
     last = 0.0  # seconds of the last layer
+    last_nodes = 0  # its children
     while True:
         live = [i for i in range(len(beam)) if beam[i, L.DONE] == 0]
         for i in range(len(beam)):
@@ -310,6 +313,7 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
         # stop before a layer that would end past the time limit (it takes about as long
         # as the last one)
         if (time_limit is not None and time.perf_counter() - t0 + last > time_limit) or \
+                (node_limit is not None and nodes + last_nodes > node_limit) or \
                 (stop is not None and stop()):
             complete = False
             break
@@ -317,9 +321,12 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
         beam, parent, flat, offsets, n = layer(e.T, beam[live], w, keep, width, noise, salt,
                                                scratch)
         nodes += n
+        last_nodes = n
         lines = lines.extend(np.asarray(live)[parent], flat, offsets)
         layers += 1
         last = time.perf_counter() - t_layer
+        if meter is not None:
+            meter(n)
         if progress is not None:
             progress(beam, layers, label)
     seconds = time.perf_counter() - t0

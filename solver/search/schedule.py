@@ -28,7 +28,10 @@ deadline, so a wrong estimate costs quality, never time. The search is anytime: 
 complete line found so far is kept, and a stopped stage finishes its best state greedily.
 
 The widths depend on the machine's speed, so two runs of one seed may differ; ``--beam W``
-gives fixed widths and the same line every time.
+gives fixed widths and the same line every time. ``nodes`` (``--nodes N``) budgets the same
+stages in children generated instead: the clock's "time" is the count of children, the cost
+model is in children per unit of width, and a beam stops before a layer that would pass the
+budget (one as large as its last), so the same budget and seed give the same line anywhere.
 
 Tuning (``tools/tune_schedule.py``, 120 s budgets, tuning seed 102, both variants, 2 cores
 shared with other work so the beams were narrow, at commit 64ffe25): ``GROUP_SHARE`` 0.35
@@ -96,29 +99,38 @@ LAST_ROUND = 33  # the round counter's value at the final settlement phase
 
 
 class _Clock:
-    """Deadline, per-layer timing and the cost model of the stages run so far."""
+    """The budget (seconds, or children generated with ``nodes``), per-layer costs and the
+    cost model of the stages run so far, all in the budget's unit."""
 
-    def __init__(self, seconds: float, progress):
+    def __init__(self, seconds: float | None, progress, nodes: int | None = None):
         self.t0 = time.perf_counter()
-        self.deadline = self.t0 + seconds
+        self.nodes = nodes  # a node budget: every figure below counts children, not seconds
+        self.limit = float(nodes if nodes is not None else seconds)
+        self.generated = 0  # children generated so far
         self.progress = progress
         # per kind of beam ("game": from round 1, "polish": a restart): the sum of
-        # width * tail(from_round) over the beams run, and their seconds
+        # width * tail(from_round) over the beams run, and the budget they used
         self.work = {"game": 0.0, "polish": 0.0}
         self.spent = {"game": 0.0, "polish": 0.0}
-        self.profile = [1.0] * (LAST_ROUND + 2)  # layer time by round (flat until measured)
+        self.profile = [1.0] * (LAST_ROUND + 2)  # layer cost by round (flat until measured)
         self._stamp = 0.0
         self._rounds: list[float] = []
 
+    def used(self) -> float:
+        """The budget used so far: seconds since the start, or children generated."""
+        if self.nodes is not None:
+            return float(self.generated)
+        return time.perf_counter() - self.t0
+
     def left(self) -> float:
-        return max(0.0, self.deadline - time.perf_counter())
+        return max(0.0, self.limit - self.used())
 
     def tail(self, rnd: int) -> float:
-        """Share of a whole game's time spent from round ``rnd`` on."""
+        """Share of a whole game's cost spent from round ``rnd`` on."""
         return sum(self.profile[max(1, rnd):]) / sum(self.profile[1:])
 
     def cost(self, rounds, kind: str = "game") -> float:
-        """Estimated seconds per unit of width of beams of ``kind`` from each of ``rounds``."""
+        """Estimated budget per unit of width of beams of ``kind`` from each of ``rounds``."""
         if self.work[kind] > 0:
             rate = self.spent[kind] / self.work[kind]
         else:
@@ -127,49 +139,70 @@ class _Clock:
 
     def run(self, variant, width, seed, weights, label, stop, start=None,
             polish: bool = False) -> SearchResult:
-        """One beam under the deadline (a whole game from ``start``, or a ``polish``
-        restart); its timing updates the cost model."""
-        self._stamp = time.perf_counter()
+        """One beam within the budget (a whole game from ``start``, or a ``polish``
+        restart); its cost updates the cost model."""
+        self._stamp = self.used()
         self._rounds = [0.0] * (LAST_ROUND + 2)
-        r = _beam(variant, width, seed, self.left(), self._layer, KEEP_PER_PARENT, weights,
-                  start=start, label=label, stop=stop)
+        timed = self.nodes is None
+        r = _beam(variant, width, seed, self.left() if timed else None, self._layer,
+                  KEEP_PER_PARENT, weights, start=start, label=label, stop=stop,
+                  node_limit=None if timed else int(self.left()), meter=self._meter)
         from_round = 1 if start is None else int(start[0][L.ROUND])
         kind = "polish" if polish else "game"
         if r.complete and kind == "game" and sum(self._rounds) > 0:
             self.profile = self._rounds
         self.work[kind] += width * self.tail(from_round)
-        self.spent[kind] += r.seconds
+        self.spent[kind] += r.seconds if timed else r.nodes
         return r
 
+    def _meter(self, n: int) -> None:
+        self.generated += n
+
     def _layer(self, beam, layers, label):
-        now = time.perf_counter()
+        now = self.used()
         rnd = min(LAST_ROUND + 1, int(beam[0][L.ROUND]))
         self._rounds[rnd] += now - self._stamp
         self._stamp = now
-        if self.progress is not None:
+        if self.progress is None:
+            return
+        if self.nodes is None:
             self.progress(beam, layers, label)
+        else:
+            self.progress(beam, layers, label, self.generated)
 
 
-def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int = 0,
+def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, seed: int = 0,
                       progress=None, stop=None,
                       start: tuple[np.ndarray, list[int]] | None = None,
-                      portfolio: list[np.ndarray] | None = None) -> SearchResult:
-    """Beam search whose stages fit in ``seconds``; returns the best complete line found.
+                      portfolio: list[np.ndarray] | None = None,
+                      nodes: int | None = None) -> SearchResult:
+    """Beam search whose stages fit in ``seconds``, or with ``nodes`` in that many children
+    generated (then ``seconds`` is None, or a deadline that only stops it); returns the best
+    complete line found.
+
+    Under a node budget every width comes from children counted, not seconds timed, so the
+    same ``nodes`` and seed give the same line on any machine at any load.
 
     ``progress(beam, layers, label)`` is called after every layer; ``stop()`` returning true
     ends the search at the next layer (the best line so far, finished greedily). ``start``
     (a state and the line that reached it, as for ``beam_search``) searches on from that
     position: the probe and the groups start there, no polish restart starts before it.
     ``portfolio``: the weightings (group i: entry i, the probe and the polish: entry 0;
-    default ``weightsfile.default_portfolio(variant)``).
+    default ``weightsfile.default_portfolio(variant)``). Under a node budget ``progress``
+    gets a fourth argument: the children generated so far.
     """
     pf = default_portfolio(variant) if portfolio is None else portfolio
-    if seconds <= 0:
+    if nodes is not None:
+        if nodes <= 0:
+            raise ValueError("the node budget must be positive")
+        if seconds is not None:  # a deadline on top of the node budget
+            stop = _until(time.perf_counter() + seconds, stop)
+    elif seconds is None or seconds <= 0:
         raise ValueError("the time budget must be positive")
     if start is not None:
         start = _wide_start(variant, start)
     first_round = 1 if start is None else int(start[0][L.ROUND])
-    clock = _Clock(seconds, progress)
+    clock = _Clock(seconds, progress, nodes)
     t0 = clock.t0
     trace: list[dict] = []
     found: list[SearchResult] = []
@@ -186,7 +219,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int
         complete = complete and r.complete
         trace.append({"stage": stage, "weighting": weighting, "width": width,
                       "from_round": from_round, "score": r.score[0],
-                      "seconds": round(r.seconds, 1)})
+                      "seconds": round(r.seconds, 1), "nodes": r.nodes})
 
     _warm_up(variant, seed)
     r = clock.run(variant, PROBE_WIDTH, seed, pf[0], "probe", stop, start=start)
@@ -194,13 +227,13 @@ def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int
     found.append(r)
 
     # ----- strategy groups ----------------------------------------------------------------
-    group_end = time.perf_counter() + GROUP_SHARE * clock.left()
-    groups = max(1, min(GROUPS, int(SAFETY * (group_end - time.perf_counter())
+    group_end = clock.used() + GROUP_SHARE * clock.left()
+    groups = max(1, min(GROUPS, int(SAFETY * (group_end - clock.used())
                                     / (clock.cost([first_round]) * MIN_GROUP_WIDTH))))
     for i in range(groups):
         if stopped():
             break
-        width = max(1, int(SAFETY * max(0.0, group_end - time.perf_counter())
+        width = max(1, int(SAFETY * max(0.0, group_end - clock.used())
                            / clock.cost([first_round] * (groups - i))))
         wi = i % len(pf)
         r = clock.run(variant, width, seed, pf[wi], f"group {i + 1}/{groups}", stop,
@@ -249,6 +282,13 @@ def timed_beam_search(variant: str = "ireland", seconds: float = 60.0, seed: int
     complete = complete and not (stop is not None and stop())
     return SearchResult(variant, best.score, best.line, nodes, layers,
                         time.perf_counter() - t0, complete, trace)
+
+
+def _until(deadline: float, stop):
+    """``stop`` that also returns true from ``deadline`` (a perf_counter time) on."""
+    def stopped() -> bool:
+        return (stop is not None and stop()) or time.perf_counter() >= deadline
+    return stopped
 
 
 def _warm_up(variant: str, seed: int) -> None:

@@ -61,9 +61,9 @@ class SeedLine:
 @dataclass(frozen=True)
 class SoloJob:
     """What to search: beam of a fixed ``width``, MCTS of ``simulations`` per decision, NRPA
-    of level ``nrpa`` (seeded by ``seed_line``), or (none of them) the time-budgeted beam,
-    each from ``position`` (None: the initial state); ``time_limit`` in seconds for the whole
-    job."""
+    of level ``nrpa`` (seeded by ``seed_line``), or (none of them) the budgeted beam, in
+    ``node_limit`` children generated if given, else in seconds; each from ``position``
+    (None: the initial state); ``time_limit`` in seconds for the whole job."""
 
     variant: str
     seed: int = 0
@@ -76,6 +76,7 @@ class SoloJob:
     seed_line: SeedLine | None = field(default=None, compare=False)
     weights: object = field(default=None, compare=False)  # weightsfile.Weights (--weights)
     playout_width: int | None = None  # MCTS playouts' start width (None: mcts.PLAYOUT_WIDTH)
+    node_limit: int | None = None  # the node-budgeted beam: children generated in all
 
     @property
     def portfolio(self) -> list | None:
@@ -113,6 +114,8 @@ class SoloJob:
                 f"pw{self.playout_width}" if self.playout_width is not None else "")
         elif self.width is not None:
             budget = f"beam{self.width}"
+        elif self.node_limit is not None:
+            budget = f"n{node_tag(self.node_limit)}"
         else:
             budget = ""
         if self.time_limit is not None:
@@ -129,7 +132,9 @@ class SoloJob:
                     if self.seed_line else "")
                 if self.nrpa is not None else f"MCTS, {self.simulations} simulations per turn"
                 if self.simulations is not None else f"beam of width {self.width}"
-                if self.width is not None else "time-budgeted beam")
+                if self.width is not None else
+                f"node-budgeted beam, {self.node_limit:,} children"
+                if self.node_limit is not None else "time-budgeted beam")
         limit = ("" if self.time_limit is None else
                  f", {self.time_limit:g} s for the whole command")
         where = ("" if self.position is None else
@@ -154,7 +159,18 @@ class SoloJob:
                     "playout_max_width": MCTS_MAX_WIDTH, "time_limit": self.time_limit}
         if self.width is not None:
             return {"width": self.width, "time_limit": self.time_limit}
+        if self.node_limit is not None:
+            return {"schedule": "nodes", "node_limit": self.node_limit,
+                    "time_limit": self.time_limit}
         return {"schedule": "time", "time_limit": self.time_limit}
+
+
+def node_tag(n: int) -> str:
+    """A node count as a file name's tag: 20000000 -> 20M, 500000 -> 500k, 1234 -> 1234."""
+    for suffix, unit in (("G", 10**9), ("M", 10**6), ("k", 10**3)):
+        if n % unit == 0:
+            return f"{n // unit}{suffix}"
+    return str(n)
 
 
 @dataclass(frozen=True)
@@ -244,7 +260,7 @@ def run_search(job: SoloJob, started: float, stop, quiet: bool = False):
             return beam_search(job.variant, job.width, job.seed, seconds, bar.update,
                                stop=stop, start=start, portfolio=job.portfolio)
         return timed_beam_search(job.variant, seconds, job.seed, bar.update, stop=stop,
-                                 start=start, portfolio=job.portfolio)
+                                 start=start, portfolio=job.portfolio, nodes=job.node_limit)
     finally:
         bar.close()
 
@@ -295,14 +311,18 @@ def run_solo(job: SoloJob, *, out: str | None, command: str, quiet: bool = False
 
 
 class _ProgressBar:
-    """The search's progress: seconds against the time limit, or rounds against stages x
-    rounds (fixed width), the game's rounds (MCTS) or the top level's iterations (NRPA); the
-    postfix names the stage."""
+    """The search's progress: children against the node budget, seconds against the time
+    limit, or rounds against stages x rounds (fixed width), the game's rounds (MCTS) or the
+    top level's iterations (NRPA); the postfix names the stage."""
 
     def __init__(self, job: SoloJob, started: float, quiet: bool):
         self.job, self.started = job, started
-        self.timed = job.time_limit is not None
-        if self.timed:
+        self.counted = job.node_limit is not None
+        self.timed = job.time_limit is not None and not self.counted
+        if self.counted:
+            total, unit = job.node_limit, " nodes"
+            fmt = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} nodes{postfix}"
+        elif self.timed:
             total, unit = job.time_limit, "s"
             fmt = "{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} s{postfix}"
         elif job.nrpa is not None:
@@ -315,7 +335,8 @@ class _ProgressBar:
                 f"mcts {job.simulations}" if job.simulations is not None else
                 f"beam {job.width}" if job.width is not None else "beam")
         self.bar = tqdm(total=total, desc=f"{what} {job.variant}", unit=unit, file=sys.stderr,
-                        disable=quiet, bar_format=fmt, dynamic_ncols=True)
+                        disable=quiet, bar_format=fmt, dynamic_ncols=True,
+                        unit_scale=self.counted)
 
     def _stage_spans(self) -> list[int]:
         """Rounds searched by each stage of beam_search at this width (beam.py)."""
@@ -326,10 +347,14 @@ class _ProgressBar:
             spans += [ROUNDS + 1 - r for r in POLISH_ROUNDS] * POLISH_LINES
         return spans
 
-    def update(self, state, k, stage: str = "") -> None:
+    def update(self, state, k, stage: str = "", nodes: int | None = None) -> None:
+        """After a layer (``nodes``: the children generated so far, under a node budget)."""
         rnd = int(state[0][L.ROUND]) if state.ndim == 2 else int(state[L.ROUND])
         elapsed = time.perf_counter() - self.started
-        if self.timed:
+        if self.counted:
+            n = min(self.bar.total, nodes or 0)
+            post = f"{stage}, round {rnd}" if stage else f"round {rnd}"
+        elif self.timed:
             n = min(self.bar.total, elapsed)
             left = max(0.0, self.bar.total - elapsed)
             post = f"{stage}, round {rnd}, {left:.0f} s left" if stage else \
@@ -365,7 +390,7 @@ class _ProgressBar:
         return sum(self.spans[:index]) + max(0, min(span, rnd - (ROUNDS + 1 - span)))
 
     def close(self) -> None:
-        if not self.timed:
+        if not self.timed and not self.counted:
             self.bar.n = self.bar.total
         self.bar.refresh()
         self.bar.close()
