@@ -10,7 +10,7 @@ import time
 import click
 
 from cli.options import (NodeCount, cluster_option, echo_rounds, jobs_option, load_weights,
-                         score_text, weights_option)
+                         parse_seeds, score_text, weights_option)
 from cli.research import (
     nrpa_seed,
     position_argv,
@@ -335,8 +335,6 @@ def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | 
             where[key] = value
     seed_list = None
     if seeds is not None:
-        from cli.options import parse_seeds
-
         if click.get_current_context().get_parameter_source("seed").name != "DEFAULT":
             raise click.UsageError("give --seed S or --seeds A,B,C, not both")
         seed_list = parse_seeds(seeds)
@@ -448,11 +446,37 @@ def selfcheck(variant: str, games: int, seed: int) -> None:
 @click.option("--sample", type=click.IntRange(min=0), default=8, show_default=True,
               help="With --search: parents of each round profiled component by component "
                    "(0: no profile).")
+@click.option("--strength", is_flag=True,
+              help="Run the strength suite instead: fixed-width beams and the default "
+                   "schedule under a node budget on tuning seeds, both variants unless "
+                   "--variant is given; scores, plans and a signature.")
+@click.option("--seeds", "strength_seeds", default=None,
+              help="With --strength: tuning seeds, comma-separated (default 3,4,5,6; "
+                   "0-2 are reporting seeds and refused).")
+@click.option("--widths", default=None,
+              help="With --strength: fixed beam widths, comma-separated (default 1000; "
+                   "'' for none).")
+@click.option("--nodes", "strength_nodes", type=NodeCount(allow_zero=True), default=None,
+              help="With --strength: the default schedule's node budget (default 5M; "
+                   "0: not run).")
+@click.option("--out", "strength_out", type=click.Path(dir_okay=False), default=None,
+              help="With --strength: also write the result as JSON to this file.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench(variant: str, games: int, reference_games: int, seed: int, search: bool, width: int,
-          layers: int, sample: int, as_json: bool) -> None:
+@click.pass_context
+def bench(ctx, variant: str, games: int, reference_games: int, seed: int, search: bool,
+          width: int, layers: int, sample: int, strength: bool, strength_seeds: str | None,
+          widths: str | None, strength_nodes: int | None, strength_out: str | None,
+          as_json: bool) -> None:
     """Random-playout speed of the fast engine vs the reference engine, in one run; with
-    --search, the speed of the beam search."""
+    --search, the speed of the beam search; with --strength, the search's strength."""
+    if not strength and any(x is not None for x in (strength_seeds, widths, strength_nodes,
+                                                    strength_out)):
+        raise click.UsageError("--seeds, --widths, --nodes and --out are options of "
+                               "--strength")
+    if strength:
+        _bench_strength(ctx, search, variant, strength_seeds, widths, strength_nodes, strength_out,
+                        as_json)
+        return
     if search:
         from solver.search import bench_search as S
 
@@ -471,6 +495,41 @@ def bench(variant: str, games: int, reference_games: int, seed: int, search: boo
         return
     for k, v in r.items():
         click.echo(f"{k:<26}{v}")
+
+
+def _bench_strength(ctx, search, variant, seeds, widths, nodes, out, as_json) -> None:
+    """bench --strength: check every argument and the output path, then run the suite."""
+    from solver.search import bench_strength as S
+    from solver.search import records
+
+    if search:
+        raise click.UsageError("choose one of --search and --strength")
+    variants = S.VARIANTS if ctx.get_parameter_source("variant").name == "DEFAULT" \
+        else (variant,)
+    seed_list = parse_seeds(seeds) if seeds is not None else list(S.SEEDS)
+    width_list = S.WIDTHS if widths is None else \
+        parse_seeds(widths, "--widths", allow_empty=True)
+    if any(w < 1 for w in width_list):
+        raise click.BadParameter("widths are at least 1", param_hint="--widths")
+    nodes = S.NODES if nodes is None else nodes
+    try:
+        S.check_seeds(seed_list)
+        if not width_list and not nodes:
+            raise ValueError("nothing to run: give --widths or a positive --nodes")
+        if out is not None:
+            records.check_writable(out)
+    except (ValueError, records.OutputError) as e:
+        raise click.UsageError(str(e)) from None
+    echo = None if as_json else click.echo
+    r = S.run(variants, seed_list, width_list, nodes, progress=echo)
+    if out is not None:
+        r["command"] = " ".join(
+            ["ora-solve", "bench", "--strength", "--seeds", ",".join(map(str, seed_list)),
+             "--widths", ",".join(map(str, width_list)) or "''", "--nodes", str(nodes)]
+            + (["--variant", variant] if len(variants) == 1 else []) + ["--out", out])
+        r["commit"] = records.git_commit()
+        records.write_record(r, out, replace=True)
+    click.echo(json.dumps(r) if as_json else "\n" + S.format_text(r))
 
 
 register(main)

@@ -40,6 +40,9 @@ class NodeCount(click.ParamType):
     name = "N"
     SUFFIXES = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
 
+    def __init__(self, allow_zero: bool = False):
+        self.allow_zero = allow_zero  # 0 means "none" where the option can be switched off
+
     def convert(self, value, param, ctx):
         if isinstance(value, int):
             n = value
@@ -50,8 +53,9 @@ class NodeCount(click.ParamType):
                 self.fail(f"{value!r} is not a count of nodes (e.g. 20000000, 20M, 500k)",
                           param, ctx)
             n = int(digits) * self.SUFFIXES[suffix]
-        if n < 1:
-            self.fail(f"{value!r}: the node budget must be at least 1", param, ctx)
+        least = 0 if self.allow_zero else 1
+        if n < least:
+            self.fail(f"{value!r}: the node budget must be at least {least}", param, ctx)
         return n
 
 
