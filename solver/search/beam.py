@@ -181,7 +181,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                 tried.add(key)
                 r = _beam(variant, polish_width, seed, limit(done), progress, keep, pf[0],
                           start=restart, label=f"polish {done + 1 - groups}/{stages - groups}",
-                          stop=stop)
+                          stop=stop, guide=line)
                 done += 1
                 nodes += r.nodes
                 layers += r.layers
@@ -244,6 +244,47 @@ def polish_restart(e: FastEngine, line: list[int], rnd: int,
     return restart
 
 
+class _Guide:
+    """A line that a beam keeps in every layer (``_beam``'s ``guide``): its state at the
+    current layer, where that state sits in the beam, and the line's final score."""
+
+    def __init__(self, e: FastEngine, line: list[int], start):
+        prefix = [] if start is None else list(start[1])
+        if list(line[:len(prefix)]) != prefix:
+            raise ValueError("a guide line must begin with the start's prefix")
+        self.e, self.line, self.at, self.index = e, list(line), len(prefix), 0
+        self.W = (e.initial_wide() if start is None else start[0]).copy()
+        W = self.W.copy()
+        for a in self.line[self.at:]:
+            e.step_wide(W, a)
+        if W[L.DONE] == 0:
+            raise ValueError("a guide line must be a complete game")
+        self.score = e.score_wide(W)
+
+    def keep(self, beam, parent, flat, offsets):
+        """The layer's children with the guide's next state among them (appended if the
+        selection dropped it): (beam, parent, flat, offsets) as ``Lines.extend`` takes them;
+        ``parent`` indexes the previous layer's states."""
+        if self.W[L.DONE]:
+            return beam, parent, flat, offsets
+        step0, k = self.W[L.STEP], self.at
+        while self.at < len(self.line):  # one flow step, as the turn search expands it
+            self.e.step_wide(self.W, self.line[self.at])
+            self.at += 1
+            if self.W[L.STEP] != step0 or self.W[L.DONE]:
+                break
+        # a child in the same state (by any path) continues as the guide does
+        same = np.flatnonzero((beam == self.W).all(axis=1))
+        if len(same):
+            self.index = int(same[0])
+            return beam, parent, flat, offsets
+        seg = np.asarray(self.line[k:self.at], dtype=np.int64)
+        parent = np.append(parent, self.index)
+        self.index = len(beam)
+        return (np.vstack([beam, self.W[None, :]]), parent, np.concatenate([flat, seg]),
+                np.append(offsets, offsets[-1] + len(seg)))
+
+
 def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: float, salt,
           scratch: np.ndarray, times: dict | None = None
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
@@ -277,13 +318,19 @@ def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: f
 
 def _beam(variant: str, width: int, seed: int, time_limit: float | None, progress, keep: int,
           weights, start: tuple[np.ndarray, list[int]] | None = None, label: str = "",
-          stop=None, node_limit: int | None = None, meter=None) -> SearchResult:
+          stop=None, node_limit: int | None = None, meter=None,
+          guide: list[int] | None = None) -> SearchResult:
     """One beam of width ``width`` under one weighting, from the initial state or ``start``
     (a state and the line that reached it). It ends early, finishing its best state
     greedily, after ``time_limit`` seconds, before a layer that would take it past
     ``node_limit`` children (one as large as the last), or once ``stop()`` returns true.
-    ``meter(n)`` is told each layer's children before ``progress`` sees the layer."""
+    ``meter(n)`` is told each layer's children before ``progress`` sees the layer.
+
+    ``guide``: a complete line through ``start`` (a restart's own line). Its state is kept
+    in every layer beside the ``width`` chosen ones, so the beam searches around it and never
+    returns less than it, stopped early or not."""
     e = FastEngine(variant)
+    g = None if guide is None else _Guide(e, guide, start)
     w = np.asarray(weights, dtype=np.float64)
     noise = 0.0 if seed == 0 else 0.05  # seeded tie-breaking among near-equal children
     salt = np.uint64((seed * 0x9E3779B97F4A7C15) % (1 << 64))
@@ -322,7 +369,12 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
                                                scratch)
         nodes += n
         last_nodes = n
-        lines = lines.extend(np.asarray(live)[parent], flat, offsets)
+        if g is not None:
+            beam, parent, flat, offsets = g.keep(beam, np.asarray(live)[parent], flat,
+                                                 offsets)
+            lines = lines.extend(parent, flat, offsets)
+        else:
+            lines = lines.extend(np.asarray(live)[parent], flat, offsets)
         layers += 1
         last = time.perf_counter() - t_layer
         if meter is not None:
@@ -347,5 +399,7 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
         sc = e.score_wide(W)
         if best is None or sc[0] > best[0][0]:
             best = (sc, line)
+    if g is not None and g.score[0] > best[0][0]:
+        best = (g.score, list(guide))
     return SearchResult(variant, best[0], best[1], nodes, layers,
                         time.perf_counter() - t0 if seconds is None else seconds, complete)

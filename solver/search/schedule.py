@@ -138,15 +138,16 @@ class _Clock:
         return rate * sum(self.tail(r) for r in rounds)
 
     def run(self, variant, width, seed, weights, label, stop, start=None,
-            polish: bool = False) -> SearchResult:
+            polish: bool = False, guide: list[int] | None = None) -> SearchResult:
         """One beam within the budget (a whole game from ``start``, or a ``polish``
-        restart); its cost updates the cost model."""
+        restart keeping its ``guide`` line); its cost updates the cost model."""
         self._stamp = self.used()
         self._rounds = [0.0] * (LAST_ROUND + 2)
         timed = self.nodes is None
         r = _beam(variant, width, seed, self.left() if timed else None, self._layer,
                   KEEP_PER_PARENT, weights, start=start, label=label, stop=stop,
-                  node_limit=None if timed else int(self.left()), meter=self._meter)
+                  node_limit=None if timed else int(self.left()), meter=self._meter,
+                  guide=guide)
         from_round = 1 if start is None else int(start[0][L.ROUND])
         kind = "polish" if polish else "game"
         if r.complete and kind == "game" and sum(self._rounds) > 0:
@@ -273,7 +274,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
             continue  # the same restart at about the same width would find the same line
         tried[key] = max(width, tried.get(key, 0))
         r = clock.run(variant, width, seed, pf[0], label, stop, start=restart,
-                      polish=True)
+                      polish=True, guide=lines[c])
         record("polish", r, width, 0, max(rnd, first_round))
         if r.score[0] > scores[c]:
             lines[c], scores[c] = r.line, r.score[0]

@@ -1,0 +1,102 @@
+"""Restarts that never lose: a beam restarted from a line keeps that line in every layer."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.fast import layout as L
+from solver.fast.engine import FastEngine
+from solver.search import beam as B
+from solver.search import records
+from solver.search.schedule import timed_beam_search
+from solver.search.weightsfile import default_portfolio
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+
+
+def _line(variant):
+    return json.loads((RESULTS / f"{variant}-beam2000-seed0.json").read_text())["line"]
+
+
+def _flow_states(e, line, start):
+    """The states of ``line`` after each flow step from ``start`` (as the beam's layers)."""
+    W = start[0].copy()
+    out = []
+    for a in line[len(start[1]):]:
+        step0 = W[L.STEP]
+        e.step_wide(W, a)
+        if W[L.STEP] != step0 or W[L.DONE]:
+            out.append(W.copy())
+    return out
+
+
+@pytest.mark.parametrize("variant, rnd", [("france", 22), ("ireland", 22), ("france", 12)])
+def test_a_restart_never_returns_less_than_the_line_it_restarts_from(variant, rnd):
+    e = FastEngine(variant)
+    line = _line(variant)
+    target = e.score_wide(_final(e, line))[0]
+    start = B._state_at_round(e, line, rnd)
+    w = default_portfolio(variant)[0]
+    plain = B._beam(variant, 3, 1, None, None, B.KEEP_PER_PARENT, w, start=start)
+    assert plain.score[0] < target  # a narrow restart alone loses the line ...
+    kept = B._beam(variant, 3, 1, None, None, B.KEEP_PER_PARENT, w, start=start, guide=line)
+    assert kept.score[0] >= target  # ... the guided one never does
+    assert records.verify_record(records.make_record(
+        command="t", variant=variant, algorithm="beam", params={}, seed=1, nodes=kept.nodes,
+        seconds=kept.seconds, score=kept.score, line=kept.line))[0]
+
+
+def _final(e, line):
+    W = e.initial_wide().copy()
+    for a in line:
+        e.step_wide(W, a)
+    return W
+
+
+def test_the_guide_is_in_every_layer_of_the_restart():
+    e = FastEngine("france")
+    line = _line("france")
+    start = B._state_at_round(e, line, 25)
+    want = _flow_states(e, line, start)
+    seen = []
+
+    def progress(beam, layers, label):
+        seen.append(any((beam == want[layers - 1]).all(axis=1)) if layers <= len(want)
+                    else False)
+
+    B._beam("france", 2, 3, None, progress, B.KEEP_PER_PARENT, default_portfolio("france")[0],
+            start=start, guide=line)
+    assert len(seen) == len(want) and all(seen)
+
+
+def test_a_guided_restart_stopped_early_still_returns_its_guide():
+    e = FastEngine("ireland")
+    line = _line("ireland")
+    target = e.score_wide(_final(e, line))[0]
+    calls = []
+    r = B._beam("ireland", 50, 1, None, None, B.KEEP_PER_PARENT,
+                default_portfolio("ireland")[0], start=B._state_at_round(e, line, 20),
+                guide=line, stop=lambda: calls.append(1) or len(calls) > 2)
+    assert not r.complete and r.score[0] >= target
+
+
+def test_a_guide_must_pass_through_the_start_and_finish_the_game():
+    e = FastEngine("france")
+    line = _line("france")
+    start = B._state_at_round(e, line, 22)
+    w = default_portfolio("france")[0]
+    with pytest.raises(ValueError, match="begin with the start's prefix"):
+        B._beam("france", 2, 0, None, None, 8, w, start=start, guide=line[1:])
+    with pytest.raises(ValueError, match="complete game"):
+        B._beam("france", 2, 0, None, None, 8, w, start=start, guide=line[:-30])
+
+
+def test_polish_restarts_in_the_schedule_never_end_below_their_chain():
+    r = timed_beam_search("france", None, seed=4, nodes=400_000)
+    groups = max(s["score"] for s in r.trace if s["stage"] in ("probe", "group"))
+    polish = [s for s in r.trace if s["stage"] == "polish"]
+    assert polish and r.score[0] >= groups
+    assert min(s["score"] for s in polish) >= sorted(
+        s["score"] for s in r.trace if s["stage"] in ("probe", "group"))[-2]
