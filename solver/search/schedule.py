@@ -7,10 +7,11 @@ polish), but chooses their widths from the time they may take instead of from on
 0. **Probe.** A beam of ``PROBE_WIDTH`` under the first weighting plays a whole game.
    It loads (or compiles) the kernels, gives a first complete line, and times a layer round
    by round.
-1. **Strategy groups.** ``GROUPS`` beams, group i under portfolio weighting i (the
-   portfolio's first, hand-picked entries for every seed: the seed perturbs ties only), share
-   ``GROUP_SHARE`` of the time left after the probe. Before each group its width
-   is set so that the groups still to run fit in what is left of that share.
+1. **Strategy groups.** ``GROUPS`` beams share ``GROUP_SHARE`` of the time left after the
+   probe. Group 0 runs the portfolio's leader; the others run the best-measured hand-set
+   weightings for seed 0 and a seeded draw from the best ``GROUP_POOL`` for other seeds
+   (``weightsfile.group_weightings``), so two seeds search different plans. Before each
+   group its width is set so that the groups still to run fit in what is left of that share.
 2. **Endgame polish.** Restarts from rounds ``POLISH_ROUNDS`` of the ``POLISH_LINES`` best
    distinct lines, as in ``beam_search``, at one width chosen before each restart so that
    the restarts still planned fill the rest of the time (a restart from a state already
@@ -82,7 +83,7 @@ from solver.fast.engine import FastEngine
 from .beam import KEEP_PER_PARENT, POLISH_ROUNDS, _beam, _wide_start, polish_chains, polish_restart
 from .common import SearchResult
 from .evaluation import PORTFOLIO
-from .weightsfile import default_portfolio
+from .weightsfile import default_portfolio, group_weightings
 
 PROBE_WIDTH = 8
 GROUPS = 6
@@ -188,9 +189,9 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     ends the search at the next layer (the best line so far, finished greedily). ``start``
     (a state and the line that reached it, as for ``beam_search``) searches on from that
     position: the probe and the groups start there, no polish restart starts before it.
-    ``portfolio``: the weightings (group i: entry i, the probe and the polish: entry 0;
-    default ``weightsfile.default_portfolio(variant)``). Under a node budget ``progress``
-    gets a fourth argument: the children generated so far.
+    ``portfolio``: the weightings (the groups: ``group_weightings``; the probe and the
+    polish: entry 0; default ``weightsfile.default_portfolio(variant)``). Under a node budget
+    ``progress`` gets a fourth argument: the children generated so far.
     """
     pf = default_portfolio(variant) if portfolio is None else portfolio
     if nodes is not None:
@@ -231,12 +232,13 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     group_end = clock.used() + GROUP_SHARE * clock.left()
     groups = max(1, min(GROUPS, int(SAFETY * (group_end - clock.used())
                                     / (clock.cost([first_round]) * MIN_GROUP_WIDTH))))
+    chosen = group_weightings(variant, pf, seed, groups)
     for i in range(groups):
         if stopped():
             break
         width = max(1, int(SAFETY * max(0.0, group_end - clock.used())
                            / clock.cost([first_round] * (groups - i))))
-        wi = i % len(pf)
+        wi = chosen[i]
         r = clock.run(variant, width, seed, pf[wi], f"group {i + 1}/{groups}", stop,
                       start=start)
         record("group", r, width, wi, first_round)

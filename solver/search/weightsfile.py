@@ -144,6 +144,48 @@ def tuned_default(variant: str) -> Weights | None:
     return w if holdout.get("beats_hand_set") is True else None
 
 
+#: Held-out means of the hand-set weightings (``evaluation.PORTFOLIO`` by index), beam 50 on
+#: seeds 41-48: the ``holdout.hand_set`` tables of results/weights/france-beam50-es16-start-
+#: best.json and ireland-beam50-es-start-best.json. They rank the weightings that the
+#: schedule's groups draw from (``group_weightings``).
+HAND_SET_MEANS = {
+    "france": (379.62, 449.0, 378.38, 376.12, 445.88, 379.25, 446.62, 380.62, 450.25, 380.5,
+               409.38, 386.0, 410.0, 377.38, 406.88, 358.25, 408.5, 398.88, 425.12, 359.88,
+               423.12),
+    "ireland": (445.38, 460.62, 438.38, 435.75, 457.62, 445.88, 441.62, 445.12, 444.12,
+                387.38, 430.62, 421.12, 434.62, 381.38, 407.12, 444.62, 396.0, 437.12, 433.25,
+                405.25, 395.88),
+}
+assert all(len(m) == len(PORTFOLIO) for m in HAND_SET_MEANS.values())
+GROUP_POOL = 10  # a seed other than 0 draws its groups' weightings from this many best ones
+
+
+def group_weightings(variant: str, portfolio: list[np.ndarray], seed: int,
+                     groups: int) -> list[int]:
+    """Which entry of ``portfolio`` each of ``groups`` strategy groups runs.
+
+    Group 0 runs the leader (entry 0: the tuned or given weights). The others run the rest
+    ranked by ``HAND_SET_MEANS`` (entries that are not hand-set weightings first, in their
+    order): the best ones in rank order for seed 0, a seeded draw from the ``GROUP_POOL``
+    best for any other seed, so two seeds search different plans. With more groups than
+    entries the choice wraps around."""
+    means = HAND_SET_MEANS.get(variant)
+
+    def rank(i: int) -> float:
+        for k, w in enumerate(PORTFOLIO):
+            if means is not None and np.array_equal(portfolio[i], w):
+                return -means[k]
+        return -math.inf  # not hand-set (a tuned or given weighting): before them all
+
+    rest = sorted(range(1, len(portfolio)), key=lambda i: (rank(i), i))
+    if seed != 0 and len(rest) > 1:
+        pool = rest[:GROUP_POOL]
+        order = np.random.default_rng([seed, 0x6F7261]).permutation(len(pool))
+        rest = [pool[j] for j in order] + rest[GROUP_POOL:]
+    chosen = [0] + rest
+    return [chosen[i % len(chosen)] for i in range(groups)]
+
+
 def default_portfolio(variant: str) -> list[np.ndarray]:
     """The search's default weightings: the tuned defaults first if they earned it, then
     the hand-set portfolio (evaluation.PORTFOLIO)."""

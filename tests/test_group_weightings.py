@@ -1,0 +1,49 @@
+"""Distinct plans by seed: the schedule's groups draw their weightings by seed."""
+
+import numpy as np
+
+from solver.search.evaluation import PORTFOLIO
+from solver.search.schedule import timed_beam_search
+from solver.search.weightsfile import (
+    GROUP_POOL,
+    HAND_SET_MEANS,
+    default_portfolio,
+    group_weightings,
+    portfolio_with,
+)
+
+
+def test_seed_0_runs_the_leader_then_the_best_measured_weightings():
+    pf = [w.copy() for w in PORTFOLIO]  # France's default: hand-set only
+    chosen = group_weightings("france", pf, 0, 6)
+    means = HAND_SET_MEANS["france"]
+    assert chosen[0] == 0
+    best = sorted(range(1, len(pf)), key=lambda i: -means[i])[:5]
+    assert chosen[1:] == best
+
+
+def test_other_seeds_draw_different_groups_from_the_best_pool():
+    pf = default_portfolio("ireland")
+    draws = {s: group_weightings("ireland", pf, s, 6) for s in range(1, 9)}
+    assert all(d[0] == 0 and len(set(d)) == 6 for d in draws.values())
+    assert len({tuple(d) for d in draws.values()}) == len(draws)  # each seed its own plan
+    pool = set(group_weightings("ireland", pf, 0, GROUP_POOL + 1)[1:])
+    assert all(set(d[1:]) <= pool for d in draws.values())
+    assert group_weightings("ireland", pf, 5, 6) == draws[5]  # a seed draws the same again
+
+
+def test_a_given_leader_stays_first_and_groups_wrap_around():
+    w = np.full(len(PORTFOLIO[0]), 1.0)
+    pf = portfolio_with(w)
+    assert group_weightings("france", pf, 3, 4)[0] == 0
+    many = group_weightings("france", pf, 0, len(pf) + 2)
+    assert many[:len(pf)] == [0] + sorted(
+        range(1, len(pf)), key=lambda i: -HAND_SET_MEANS["france"][i - 1])
+    assert many[len(pf):] == many[:2]
+
+
+def test_two_seeds_of_the_default_search_run_different_weightings():
+    runs = [timed_beam_search("france", None, seed=s, nodes=800_000) for s in (1, 2)]
+    groups = [[t["weighting"] for t in r.trace if t["stage"] == "group"] for r in runs]
+    assert all(len(g) > 1 for g in groups) and groups[0] != groups[1]
+    assert [g[0] for g in groups] == [0, 0]
