@@ -43,7 +43,7 @@ from solver.fast import ids as I
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
-from .common import SearchResult, state_hash  # noqa: F401 (re-exported: beam.state_hash)
+from .common import SearchResult, splitmix_words, state_hash  # noqa: F401 (beam.state_hash)
 from .evaluation import PORTFOLIO, board_terms, evaluate, evaluate_board  # noqa: F401
 
 # the expansion's kernels and constants, re-exported (tests, bench_search, turns, mcts use them)
@@ -75,7 +75,7 @@ from .expansion import (  # noqa: F401
 )
 from .lines import Lines
 from .policy import BUILD_CELLS, SETTLE_CELLS, policy_filter  # noqa: F401 (re-exported)
-from .selection import select_distinct
+from .selection import select_capped, select_distinct
 from .weightsfile import default_portfolio
 
 # ===== the beam ================================================================================
@@ -285,8 +285,31 @@ class _Guide:
                 np.append(offsets, offsets[-1] + len(seg)))
 
 
+# a plan is the set of the player's buildings: one random word per building, summed
+_PLAN_WORDS = splitmix_words(0x706C616E, L.N_BUILDINGS)
+PLAN_CAP = None  # the largest share of a layer one plan may fill (None: no cap)
+
+
+def plan_keys(parents: np.ndarray, paths: np.ndarray, lens: np.ndarray, keep: int
+              ) -> np.ndarray:
+    """The plan of every child slot (``p * keep + i``) as a dense id: the parent's buildings
+    and those its path builds."""
+    grid = parents[:, L.GRID:L.GRID + L.N_CELLS]
+    built = (grid >= L.C_BUILDING) & (grid < L.C_SETTLEMENT)
+    words = np.where(built, _PLAN_WORDS[np.clip(grid - L.C_BUILDING, 0, L.N_BUILDINGS - 1)],
+                     np.uint64(0))
+    parent_key = words.sum(axis=1, dtype=np.uint64)
+    acts = paths[:, :paths.shape[1]]
+    live = (np.arange(paths.shape[1])[None, :] < lens[:, None]) & (acts >= I.BUILD0) & \
+        (acts < I.SETTLE0)
+    b = np.clip((acts - I.BUILD0) // L.N_CELLS, 0, L.N_BUILDINGS - 1)
+    child = np.where(live, _PLAN_WORDS[b], np.uint64(0)).sum(axis=1, dtype=np.uint64)
+    keys = parent_key[np.arange(len(paths)) // keep] + child
+    return np.unique(keys, return_inverse=True)[1].astype(np.int64)
+
+
 def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: float, salt,
-          scratch: np.ndarray, times: dict | None = None
+          scratch: np.ndarray, times: dict | None = None, plan_cap: float | None = None
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """One beam layer: expand every parent, keep the best ``width`` distinct children
     (selection.select_distinct: best evaluation first, ties by hash). Returns the children's
@@ -305,7 +328,12 @@ def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: f
     expand_all(T, parents, w, keep, paths, lens, evals, hashes, counts, noise, salt)
     t2 = time.perf_counter()
     chosen = np.empty(width, dtype=np.int64)
-    chosen = chosen[:select_distinct(evals, hashes, counts, keep, width, chosen)]
+    if plan_cap is None:
+        chosen = chosen[:select_distinct(evals, hashes, counts, keep, width, chosen)]
+    else:
+        cap = max(1, int(plan_cap * width))
+        chosen = chosen[:select_capped(evals, hashes, counts, keep, width,
+                                       plan_keys(parents, paths, lens, keep), cap, chosen)]
     children = np.empty((len(chosen), L.W_SIZE), dtype=np.int64)
     flat = np.empty(int(lens[chosen].sum()), dtype=np.int64)
     offsets = np.empty(len(chosen) + 1, dtype=np.int64)
@@ -366,7 +394,7 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
             break
         t_layer = time.perf_counter()
         beam, parent, flat, offsets, n = layer(e.T, beam[live], w, keep, width, noise, salt,
-                                               scratch)
+                                               scratch, plan_cap=PLAN_CAP)
         nodes += n
         last_nodes = n
         if g is not None:

@@ -41,3 +41,45 @@ def select_distinct(evals, hashes, counts, keep, width, chosen):
         chosen[n] = s
         n += 1
     return n
+
+
+@njit(cache=True)
+def select_capped(evals, hashes, counts, keep, width, plans, cap, chosen):
+    """select_distinct with no plan in more than ``cap`` of the ``width`` places: children
+    are taken best first while their plan (``plans``: a dense plan id per slot) has room,
+    then the best of those passed over fill what is left, so the layer is as wide as
+    select_distinct's. Returns their number."""
+    m = 0
+    for p in range(counts.shape[0]):
+        m += counts[p]
+    slots = np.empty(m, dtype=np.int64)
+    m = 0
+    for p in range(counts.shape[0]):
+        for i in range(counts[p]):
+            slots[m] = p * keep + i
+            m += 1
+    by_hash = slots[np.argsort(hashes[slots], kind="mergesort")]
+    ranked = by_hash[np.argsort(-evals[by_hash], kind="mergesort")]
+    per_plan = np.zeros(plans.max() + 1 if plans.shape[0] else 1, dtype=np.int64)
+    passed = np.empty(m, dtype=np.int64)
+    n = 0
+    k = 0
+    for j in range(m):
+        s = ranked[j]
+        if j > 0 and hashes[s] == hashes[ranked[j - 1]]:
+            continue
+        if n == width:
+            break
+        if per_plan[plans[s]] >= cap:
+            passed[k] = s
+            k += 1
+            continue
+        per_plan[plans[s]] += 1
+        chosen[n] = s
+        n += 1
+    for j in range(k):
+        if n == width:
+            break
+        chosen[n] = passed[j]
+        n += 1
+    return n

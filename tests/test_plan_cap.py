@@ -1,0 +1,61 @@
+"""The plan cap (beam.PLAN_CAP): no plan fills more than its share of a layer."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from solver.fast.engine import FastEngine
+from solver.search import beam as B
+from solver.search.selection import select_capped, select_distinct
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+
+
+def _slots(evals, plans, keep=4):
+    """Two parents' slots: evals and plans given for the first len(evals) slots."""
+    n = len(evals)
+    counts = np.array([min(keep, n), max(0, n - keep)], dtype=np.int64)
+    e = np.full(2 * keep, -1e18)
+    p = np.zeros(2 * keep, dtype=np.int64)
+    h = np.arange(2 * keep, dtype=np.uint64) + np.uint64(100)
+    e[:n], p[:n] = evals, plans
+    return e, h, counts, p, keep
+
+
+def test_a_plan_over_its_cap_gives_way_to_the_next_plan():
+    e, h, counts, p, keep = _slots([9, 8, 7, 6, 5, 4], [0, 0, 0, 1, 1, 2])
+    chosen = np.empty(3, dtype=np.int64)
+    n = select_capped(e, h, counts, keep, 3, p, 1, chosen)
+    assert n == 3 and list(chosen) == [0, 3, 5]  # the best of each plan
+
+
+def test_the_passed_over_fill_the_layer_when_plans_run_out():
+    e, h, counts, p, keep = _slots([9, 8, 7, 6], [0, 0, 0, 1])
+    chosen = np.empty(4, dtype=np.int64)
+    assert select_capped(e, h, counts, keep, 4, p, 1, chosen) == 4
+    assert list(chosen) == [0, 3, 1, 2]
+
+
+def test_a_cap_as_wide_as_the_layer_is_select_distinct():
+    rng = np.random.default_rng(1)
+    e, h, counts, p, keep = _slots(rng.normal(size=8).round(1), rng.integers(0, 3, 8))
+    a = np.empty(5, dtype=np.int64)
+    b = np.empty(5, dtype=np.int64)
+    assert select_capped(e, h, counts, keep, 5, p, 5, a) == select_distinct(
+        e, h, counts, keep, 5, b) == 5
+    assert list(a) == list(b)
+
+
+def test_plan_keys_are_the_buildings_of_parent_and_path():
+    e = FastEngine("france")
+    line = json.loads((RESULTS / "france-beam2000-seed0.json").read_text())["line"]
+    W, _ = B._state_at_round(e, line, 10)
+    parents = W[None, :]
+    build = [a for a in line if 2000 <= a < 14000][0]
+    paths = np.zeros((3, B.MAXD), dtype=np.int64)
+    lens = np.array([0, 1, 1])
+    paths[1, 0] = build  # a building the parent already has: a plan of its own key
+    paths[2, 0] = 100  # a use: the parent's plan
+    keys = B.plan_keys(parents, paths, lens, 3)
+    assert keys[0] == keys[2] and keys[1] != keys[0]
