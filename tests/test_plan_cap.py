@@ -5,9 +5,11 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.fast import ids as I
+from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.search import beam as B
-from solver.search.selection import select_capped, select_distinct
+from solver.search.selection import plan_keys, select_capped, select_distinct
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 
@@ -17,9 +19,9 @@ def _slots(evals, plans, keep=4):
     n = len(evals)
     counts = np.array([min(keep, n), max(0, n - keep)], dtype=np.int64)
     e = np.full(2 * keep, -1e18)
-    p = np.zeros(2 * keep, dtype=np.int64)
+    p = np.zeros(2 * keep, dtype=np.uint64)
     h = np.arange(2 * keep, dtype=np.uint64) + np.uint64(100)
-    e[:n], p[:n] = evals, plans
+    e[:n], p[:n] = evals, np.asarray(plans, dtype=np.uint64) * np.uint64(0x1234567)
     return e, h, counts, p, keep
 
 
@@ -52,10 +54,12 @@ def test_plan_keys_are_the_buildings_of_parent_and_path():
     line = json.loads((RESULTS / "france-beam2000-seed0.json").read_text())["line"]
     W, _ = B._state_at_round(e, line, 10)
     parents = W[None, :]
-    build = [a for a in line if 2000 <= a < 14000][0]
+    build = [a for a in line if I.BUILD0 <= a < I.SETTLE0][0]
     paths = np.zeros((3, B.MAXD), dtype=np.int64)
     lens = np.array([0, 1, 1])
     paths[1, 0] = build  # a building the parent already has: a plan of its own key
     paths[2, 0] = 100  # a use: the parent's plan
-    keys = B.plan_keys(parents, paths, lens, 3)
+    counts = np.array([3])
+    keys = plan_keys(parents, paths, lens, counts, 3, B._PLAN_WORDS, L.GRID, L.N_CELLS,
+                     I.BUILD0, I.SETTLE0, L.C_BUILDING, L.N_CELLS, L.C_SETTLEMENT)
     assert keys[0] == keys[2] and keys[1] != keys[0]

@@ -75,7 +75,7 @@ from .expansion import (  # noqa: F401
 )
 from .lines import Lines
 from .policy import BUILD_CELLS, SETTLE_CELLS, policy_filter  # noqa: F401 (re-exported)
-from .selection import select_capped, select_distinct
+from .selection import plan_keys, select_capped, select_distinct
 from .weightsfile import default_portfolio
 
 # ===== the beam ================================================================================
@@ -287,25 +287,10 @@ class _Guide:
 
 # a plan is the set of the player's buildings: one random word per building, summed
 _PLAN_WORDS = splitmix_words(0x706C616E, L.N_BUILDINGS)
-PLAN_CAP = None  # the largest share of a layer one plan may fill (None: no cap)
-
-
-def plan_keys(parents: np.ndarray, paths: np.ndarray, lens: np.ndarray, keep: int
-              ) -> np.ndarray:
-    """The plan of every child slot (``p * keep + i``) as a dense id: the parent's buildings
-    and those its path builds."""
-    grid = parents[:, L.GRID:L.GRID + L.N_CELLS]
-    built = (grid >= L.C_BUILDING) & (grid < L.C_SETTLEMENT)
-    words = np.where(built, _PLAN_WORDS[np.clip(grid - L.C_BUILDING, 0, L.N_BUILDINGS - 1)],
-                     np.uint64(0))
-    parent_key = words.sum(axis=1, dtype=np.uint64)
-    acts = paths[:, :paths.shape[1]]
-    live = (np.arange(paths.shape[1])[None, :] < lens[:, None]) & (acts >= I.BUILD0) & \
-        (acts < I.SETTLE0)
-    b = np.clip((acts - I.BUILD0) // L.N_CELLS, 0, L.N_BUILDINGS - 1)
-    child = np.where(live, _PLAN_WORDS[b], np.uint64(0)).sum(axis=1, dtype=np.uint64)
-    keys = parent_key[np.arange(len(paths)) // keep] + child
-    return np.unique(keys, return_inverse=True)[1].astype(np.int64)
+#: the largest share of a layer that one plan may fill, by variant (None: no cap). France's
+#: lines all headed for one build order and more width bought fewer points; with the cap
+#: its plans spread (docs/experiments.md, 2026-12-04). Ireland lost points under it.
+PLAN_CAP = {"france": 0.1, "ireland": None}
 
 
 def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: float, salt,
@@ -332,8 +317,9 @@ def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: f
         chosen = chosen[:select_distinct(evals, hashes, counts, keep, width, chosen)]
     else:
         cap = max(1, int(plan_cap * width))
-        chosen = chosen[:select_capped(evals, hashes, counts, keep, width,
-                                       plan_keys(parents, paths, lens, keep), cap, chosen)]
+        plans = plan_keys(parents, paths, lens, counts, keep, _PLAN_WORDS, L.GRID, L.N_CELLS,
+                          I.BUILD0, I.SETTLE0, L.C_BUILDING, L.N_CELLS, L.C_SETTLEMENT)
+        chosen = chosen[:select_capped(evals, hashes, counts, keep, width, plans, cap, chosen)]
     children = np.empty((len(chosen), L.W_SIZE), dtype=np.int64)
     flat = np.empty(int(lens[chosen].sum()), dtype=np.int64)
     offsets = np.empty(len(chosen) + 1, dtype=np.int64)
@@ -359,6 +345,7 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
     returns less than it, stopped early or not."""
     e = FastEngine(variant)
     g = None if guide is None else _Guide(e, guide, start)
+    cap = PLAN_CAP.get(variant)
     w = np.asarray(weights, dtype=np.float64)
     noise = 0.0 if seed == 0 else 0.05  # seeded tie-breaking among near-equal children
     salt = np.uint64((seed * 0x9E3779B97F4A7C15) % (1 << 64))
@@ -394,7 +381,7 @@ def _beam(variant: str, width: int, seed: int, time_limit: float | None, progres
             break
         t_layer = time.perf_counter()
         beam, parent, flat, offsets, n = layer(e.T, beam[live], w, keep, width, noise, salt,
-                                               scratch, plan_cap=PLAN_CAP)
+                                               scratch, plan_cap=cap)
         nodes += n
         last_nodes = n
         if g is not None:

@@ -43,11 +43,35 @@ def select_distinct(evals, hashes, counts, keep, width, chosen):
     return n
 
 
+
+@njit(cache=True)
+def plan_keys(parents, paths, lens, counts, keep, words, grid0, n_cells, build0, settle0,
+              cell0, cells, settlement0):
+    """The plan of every child slot (``p * keep + i``): the sum of ``words[b]`` over the
+    buildings b on its parent's spaces and those its path builds (a set's hash)."""
+    keys = np.zeros(counts.shape[0] * keep, dtype=np.uint64)
+    for p in range(counts.shape[0]):
+        base = np.uint64(0)
+        for y in range(n_cells):
+            c = parents[p, grid0 + y]
+            if cell0 <= c < settlement0:
+                base += words[c - cell0]
+        for i in range(counts[p]):
+            s = p * keep + i
+            k = base
+            for d in range(lens[s]):
+                a = paths[s, d]
+                if build0 <= a < settle0:
+                    k += words[(a - build0) // cells]
+            keys[s] = k
+    return keys
+
+
 @njit(cache=True)
 def select_capped(evals, hashes, counts, keep, width, plans, cap, chosen):
     """select_distinct with no plan in more than ``cap`` of the ``width`` places: children
-    are taken best first while their plan (``plans``: a dense plan id per slot) has room,
-    then the best of those passed over fill what is left, so the layer is as wide as
+    are taken best first while their plan (``plans``: a key per slot) has room, then the
+    best of those passed over fill what is left, so the layer is as wide as
     select_distinct's. Returns their number."""
     m = 0
     for p in range(counts.shape[0]):
@@ -60,7 +84,13 @@ def select_capped(evals, hashes, counts, keep, width, plans, cap, chosen):
             m += 1
     by_hash = slots[np.argsort(hashes[slots], kind="mergesort")]
     ranked = by_hash[np.argsort(-evals[by_hash], kind="mergesort")]
-    per_plan = np.zeros(plans.max() + 1 if plans.shape[0] else 1, dtype=np.int64)
+    # open addressing on the plans of the chosen (at most ``width`` of them)
+    size = 1
+    while size < 4 * width + 4:
+        size *= 2
+    table = np.zeros(size, dtype=np.uint64)
+    taken = np.zeros(size, dtype=np.int64)
+    used = np.zeros(size, dtype=np.bool_)
     passed = np.empty(m, dtype=np.int64)
     n = 0
     k = 0
@@ -70,11 +100,19 @@ def select_capped(evals, hashes, counts, keep, width, plans, cap, chosen):
             continue
         if n == width:
             break
-        if per_plan[plans[s]] >= cap:
+        key = plans[s]
+        h = (key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)
+        x = np.int64(h) & (size - 1)
+        while used[x] and table[x] != key:
+            x = (x + 1) & (size - 1)
+        if not used[x]:
+            used[x] = True
+            table[x] = key
+        if taken[x] >= cap:
             passed[k] = s
             k += 1
             continue
-        per_plan[plans[s]] += 1
+        taken[x] += 1
         chosen[n] = s
         n += 1
     for j in range(k):
