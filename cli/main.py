@@ -9,8 +9,18 @@ import time
 
 import click
 
-from cli.options import (NodeCount, cluster_option, echo_rounds, jobs_option, load_weights,
-                         parse_seeds, score_text, weights_option)
+from cli.options import (
+    NodeCount,
+    cluster_option,
+    echo_rounds,
+    jobs_option,
+    load_weights,
+    parse_seeds,
+    quiet_option,
+    score_text,
+    unsaved,
+    weights_option,
+)
 from cli.research import (
     nrpa_seed,
     position_argv,
@@ -112,15 +122,16 @@ def play(variant: str, random_play: bool, seed: int, as_json: bool, profile: str
     "--seed", type=int, default=0, show_default=True, help="Seed of the first game (game i: S+i)."
 )
 @profile_option
-def check_rules(variant: str, games: int, seed: int, profile: str) -> None:
+@quiet_option
+def check_rules(variant: str, games: int, seed: int, profile: str, quiet: bool) -> None:
     """Play seeded random solo games, checking the rules' invariants after every step."""
-    from tqdm import tqdm
-
     from solver.rules.selfplay import SelfPlayError, random_games
+    from solver.search.progress import bar as progress_bar
 
     variants = VARIANTS if variant == "both" else (variant,)
     all_games = all_steps = 0
-    with tqdm(total=games * len(variants), unit="game", file=sys.stderr, dynamic_ncols=True) as bar:
+    with progress_bar(total=games * len(variants), unit="game", quiet=quiet,
+                      dynamic_ncols=True) as bar:
         for v in variants:
             bar.set_description(v)
             totals = []
@@ -229,6 +240,18 @@ def replay(file: str, profile: str, as_json: bool) -> None:
                    f"{p['dwelling']:>9}")
 
 
+def _echo_solo(record: dict, path, as_json: bool) -> None:
+    """A written solo record on stdout: as JSON, or its score, its line and its path."""
+    if as_json:
+        click.echo(json.dumps(record))
+        return
+    click.echo(f"\n{record['variant']} solo, {record['algorithm']} {record['parameters']}, "
+               f"seed {record['seed']}: {score_text(record['score'])}, {record['nodes']} "
+               f"nodes, {record['wall_seconds']} s")
+    echo_rounds(record)
+    click.echo(f"record written to {path}")
+
+
 def _is_solo_record(file: str) -> bool:
     try:
         with open(file) as f:
@@ -302,18 +325,21 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
               help="With --seeds: finish the sweep whose finished seeds are in the record's "
                    ".jobs directory.")
 @weights_option
+@quiet_option
 @position_options(nrpa=True)
 def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | None,
          nrpa: int | None,
          iterations: int | None, seed_line: str | None, from_round: int | None, seed: int,
          seeds: str | None, time_limit: float | None, node_limit: int | None, out: str | None,
          as_json: bool, workers: int | None, cluster: str | None, resume: bool,
-         weights_file: str | None, **where) -> None:
+         weights_file: str | None, quiet: bool, **where) -> None:
     """Search for a high-scoring solo line and write a replayable results record.
 
     Ctrl-C (SIGINT) or SIGTERM stops the search: the best line so far is finished, verified
     and written with "interrupted": true, and the command exits 130 (SIGINT) or 143. With
-    --seeds, the seeds that finished make the record and --resume runs the rest.
+    --seeds, the seeds that finished make the record and --resume runs the rest. If the
+    record cannot be written when the search ends (a full disk), it goes to
+    $TMPDIR/ora-solve-<name>.json instead, or to stdout, and the command exits 1.
     """
     started = time.perf_counter()  # time limits count from here
     if sum(x is not None for x in (beam, mcts, nrpa)) > 1:
@@ -381,22 +407,19 @@ def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | 
         from cli.research import solo_seeds
 
         solo_seeds(job, seed_list, out=out, resume=resume, command=" ".join(argv),
-                   workers=workers, cluster=cluster, as_json=as_json)
+                   workers=workers, cluster=cluster, as_json=as_json, quiet=quiet)
         return
     try:
         record, path = run_solo(job, out=out, command=" ".join(argv), quiet=as_json,
-                                started=started)
+                                started=started, bar=not (as_json or quiet))
     except records.OutputError as e:
         click.echo(f"ora-solve solo: {e}", err=True)
         sys.exit(2)
-    if as_json:
-        click.echo(json.dumps(record))
-    else:
-        click.echo(f"\n{variant} solo, {record['algorithm']} {record['parameters']}, seed "
-                   f"{seed}: {score_text(record['score'])}, {record['nodes']} nodes, "
-                   f"{record['wall_seconds']} s")
-        echo_rounds(record)
-        click.echo(f"record written to {path}")
+    except records.Unsaved as e:
+        if e.kept is not None:  # the line is safe in the fallback: shown as usual
+            _echo_solo(json.loads(e.text), e.kept, as_json)
+        unsaved("ora-solve solo", e)
+    _echo_solo(record, path, as_json)
     if record["interrupted"]:
         import signal
 
@@ -411,13 +434,14 @@ def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | 
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
               help="Number of seeded random games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game.")
-def selfcheck(variant: str, games: int, seed: int) -> None:
+@quiet_option
+def selfcheck(variant: str, games: int, seed: int, quiet: bool) -> None:
     """Play random games in the fast and reference engines side by side, comparing every step."""
-    from tqdm import tqdm
-
     from solver.fast import selfcheck as S
+    from solver.search.progress import bar as progress_bar
 
-    with tqdm(total=games, desc=f"selfcheck {variant}", unit="game", file=sys.stderr) as bar:
+    with progress_bar(total=games, desc=f"selfcheck {variant}", unit="game",
+                      quiet=quiet) as bar:
         result = S.run(variant, games, seed, progress=bar.update)
     for m in result.mismatches:
         click.echo(str(m))
@@ -528,7 +552,10 @@ def _bench_strength(ctx, search, variant, seeds, widths, nodes, out, as_json) ->
              "--widths", ",".join(map(str, width_list)) or "''", "--nodes", str(nodes)]
             + (["--variant", variant] if len(variants) == 1 else []) + ["--out", out])
         r["commit"] = records.git_commit()
-        records.write_record(r, out, replace=True)
+        try:
+            records.write_record(r, out, replace=True, what="the result")
+        except records.Unsaved as e:
+            unsaved("bench", e)
     click.echo(json.dumps(r) if as_json else "\n" + S.format_text(r))
 
 

@@ -1,4 +1,5 @@
-"""Options that several commands share: parallelism (--jobs, --cluster) and --weights.
+"""Options that several commands share: parallelism (--jobs, --cluster), --weights and
+--quiet; and how a command reports a file it could not write (:func:`unsaved`).
 
 Each option is a decorator, and each loader turns its value into the object the search takes
 or exits 2 with one message naming the option (nothing has been written by then).
@@ -57,6 +58,23 @@ class NodeCount(click.ParamType):
         if n < least:
             self.fail(f"{value!r}: the node budget must be at least {least}", param, ctx)
         return n
+
+
+def unsaved(command: str, e, more: str = "") -> None:
+    """A file that could not be written after the work that made it (records.Unsaved): its
+    text on stdout when no fallback took it, one line on stderr saying where it is
+    (``more``: what else the user should know), exit 1."""
+    if e.kept is None and e.text is not None:
+        click.echo(e.text, nl=not e.text.endswith("\n"))
+    click.echo(f"{command}: {e}{more}", err=True)
+    sys.exit(1)
+
+
+def quiet_option(f):
+    """Add --quiet (no progress bars; off a terminal they are a line every 30 s anyway)."""
+    return click.option("--quiet", is_flag=True,
+                        help="No progress bars (messages and results are still printed; "
+                             "off a terminal a bar writes a line at most every 30 s).")(f)
 
 
 def jobs_option(f):

@@ -17,7 +17,9 @@ from cli.options import (
     load_weights,
     make_backend,
     parse_seeds,
+    quiet_option,
     score_text,
+    unsaved,
     weights_option,
 )
 
@@ -160,7 +162,10 @@ def show(record: str, at_round: int | None, png: str | None, svg: str | None) ->
         title = (f"{data['variant']} {data.get('algorithm', '')} "
                  f"{data.get('parameters', {}).get('width', '')} seed {data.get('seed', '')}: "
                  f"{data['score']['total']} points; landscape {where}")
-        show_figure(pos.state, parts, title, paths, upto)
+        try:
+            show_figure(pos.state, parts, title, paths, upto)
+        except records.Unsaved as e:
+            unsaved("show", e)
         for p, _ in paths:
             click.echo(f"picture written to {p}")
 
@@ -174,6 +179,7 @@ def sweep_options(f):
     f = click.option("--out", type=click.Path(dir_okay=False), default=None,
                      help="JSON record path (default under results/sweeps/); the CSV, PNG and "
                           "SVG are written beside it, the finished jobs in <OUT stem>.jobs/.")(f)
+    f = quiet_option(f)
     f = cluster_option(f)
     f = jobs_option(f)
     f = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
@@ -185,31 +191,48 @@ def sweep_options(f):
     return weights_option(f)
 
 
-def run_jobs(kind: str, task, jobs, run_dir, backend) -> dict:
-    """Run a sweep's jobs on a backend (closed after); on Ctrl-C say what is saved and exit
-    130, on a cluster failure exit 2 (the finished jobs stay saved either way)."""
-    from solver.research import jobs as J
+def saved_jobs(run_dir, jobs) -> str:
+    """Where a stopped sweep stands: "46 of 50 jobs saved in term2.jobs/"."""
+    keys = {j.key for j in jobs}
+    n = len([k for k in run_dir.finished() if k in keys])
+    return f"{n} of {len(jobs)} jobs saved in {run_dir.path}/"
 
-    try:
-        with backend:
-            return J.run_sweep(task, jobs, run_dir, backend, desc=kind)
-    except KeyboardInterrupt:
-        n = len(run_dir.finished())
-        click.echo(f"\n{kind}: interrupted; {n} of {len(jobs)} jobs are saved in "
-                   f"{run_dir.path}/: run the same command with --resume to finish", err=True)
-        sys.exit(130)
-    except J.BackendError as e:
-        _fail(kind, f"{e}; the {len(run_dir.finished())} finished jobs are saved in "
-                    f"{run_dir.path}/ (--resume finishes the rest)")
+
+def run_jobs(kind: str, task, jobs, run_dir, backend, quiet: bool = False) -> dict:
+    """Run a sweep's jobs on a backend (closed after). Stopped by Ctrl-C or SIGTERM, say
+    where it stands and exit 130 or 143; a job that cannot be saved (a full disk) stops it
+    at once, exit 1; a cluster failure, exit 2. The finished jobs stay saved in every case."""
+    import signal
+
+    from solver.research import jobs as J
+    from solver.search import records
+
+    with J.SignalsStop() as stopper:
+        try:
+            with backend:
+                return J.run_sweep(task, jobs, run_dir, backend, progress=not quiet,
+                                   desc=kind)
+        except KeyboardInterrupt:
+            click.echo(f"\nstopped: {saved_jobs(run_dir, jobs)}; run the same command with "
+                       "--resume for the rest", err=True)
+            sys.exit(128 + signal.Signals[stopper.name].value)
+        except records.Unsaved as e:
+            unsaved(kind, e, f"; stopped: {saved_jobs(run_dir, jobs)}; free some space and "
+                             "run the same command with --resume for the rest")
+        except J.BackendError as e:
+            _fail(kind, f"{e}; the {len(run_dir.finished())} finished jobs are saved in "
+                        f"{run_dir.path}/ (--resume finishes the rest)")
 
 
 def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, workers, cluster,
-               out, resume, command, rank_by, top, title, weights=None) -> dict:
+               out, resume, command, rank_by, top, title, weights=None,
+               quiet: bool = False) -> dict:
     """Run (or resume) a sweep, print its table, write its record, CSV and chart."""
     import time as _time
 
     from solver.research import jobs as J
     from solver.research import sweep as SW
+    from solver.search import records
 
     if not out.startswith("results/sweeps/"):
         _check_outputs(kind, SW.output_paths(out))
@@ -230,17 +253,26 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
     t0 = _time.perf_counter()
     keys = {j.key for j in jobs}
     before = len([k for k in run_dir.finished() if k in keys])
-    results = run_jobs(kind, SW.SEARCH, jobs, run_dir, backend)
+    results = run_jobs(kind, SW.SEARCH, jobs, run_dir, backend, quiet)
     seconds = _time.perf_counter() - t0
     rows = SW.table_rows(candidates, results, seeds, rank_by)
     record = SW.make_record(kind=kind, command=command, position=position, seeds=seeds,
                             width=width, time_limit=time_limit, rows=rows, seconds=seconds,
                             jobs=len(jobs), weights=weights)
-    paths = SW.write_outputs(out, record, rows, title)
-    click.echo(SW.format_table(rows, top, spread=kind == "analyse"))
+    click.echo(SW.format_table(rows, top, spread=kind == "analyse"))  # before any write
+    every_job = (f"; every job is saved in {run_dir.path}/: run the same command with "
+                 "--resume to write the outputs again")
+    try:
+        paths = SW.write_outputs(out, record, rows, title)
+        if kind == "analyse":
+            best = SW.write_best_lines(out, position, rows, top or len(rows), command, width,
+                                       weights)
+    except records.Unsaved as e:
+        unsaved(kind, e, every_job)
+    except OSError as e:  # the best lines' directory: after the work, so exit 1 as above
+        click.echo(f"{kind}: cannot create {e.filename}: {e.strerror}{every_job}", err=True)
+        sys.exit(1)
     if kind == "analyse":
-        best = SW.write_best_lines(out, position, rows, top or len(rows), command, width,
-                                   weights)
         for r, p in zip(rows, best):
             click.echo(f"{r['rank']:>3}. best line (seed {r['best_seed']}, {r['best']} points, "
                        f"{p}): {SW.continuation(position, r)}")
@@ -274,7 +306,7 @@ def _command(name: str, args: dict) -> str:
                    "by ';'.")
 @sweep_options
 def openings(variant, turns, openings_file, seeds, width, time_limit, workers, cluster, out,
-             resume, weights_file):
+             resume, weights_file, quiet):
     """Compare openings under one budget and paired seeds: a ranked table, JSON, CSV, chart."""
     from solver.research import positions as P
     from solver.research import sweep as SW
@@ -311,7 +343,7 @@ def openings(variant, turns, openings_file, seeds, width, time_limit, workers, c
                                     "weights": weights_file, "out": out})
     title = (f"{variant}: {what}, beam {width}, seeds {seeds} (ranked by mean)")
     _run_sweep("openings", base, candidates, seed_list, width, time_limit, workers, cluster,
-               out, resume, command, "mean", None, title, weights)
+               out, resume, command, "mean", None, title, weights, quiet)
 
 
 @click.command("analyse")
@@ -322,7 +354,7 @@ def openings(variant, turns, openings_file, seeds, width, time_limit, workers, c
               help="Rows of the table to print (every turn is searched and ranked).")
 @sweep_options
 def analyse(variant, top, seeds, width, time_limit, workers, cluster, out, resume,
-            weights_file, **where):
+            weights_file, quiet, **where):
     """Every distinct next turn of a position, searched with one budget and paired seeds."""
     from solver.research import sweep as SW
 
@@ -353,7 +385,7 @@ def analyse(variant, top, seeds, width, time_limit, workers, cluster, out, resum
     title = (f"{position.variant}: the {len(candidates)} next turns at round {position.round} "
              f"({position.source}), beam {width}, seeds {seeds} (ranked by best)")
     record = _run_sweep("analyse", position, candidates, seed_list, width, time_limit, workers,
-                        cluster, out, resume, command, "best", top, title, weights)
+                        cluster, out, resume, command, "best", top, title, weights, quiet)
     mark = [r for r in record["rows"] if r["recorded"]]
     if mark:
         click.echo(f"* the turn the position's own line played ranks {mark[0]['rank']} of "
@@ -365,7 +397,7 @@ def analyse(variant, top, seeds, width, time_limit, workers, cluster, out, resum
 # ===== solo --seeds =============================================================================
 
 def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, workers, cluster,
-               as_json: bool) -> None:
+               as_json: bool, quiet: bool = False) -> None:
     """`solo --seeds`: the job with each seed on the backend; the best line is the record, the
     spread is printed and kept in it (solver/research/solo_seeds.py)."""
     import signal
@@ -393,15 +425,19 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
                f"{run_dir.path}/ (Ctrl-C keeps the seeds that finished)", err=True)
     t0 = _time.perf_counter()
     interrupted = None
-    with SS.SignalsStop() as stopper:
+    with J.SignalsStop() as stopper:
         try:
             with backend:
                 results = J.run_sweep(SS.SEED_TASK, jobs, run_dir, backend, desc="seeds",
-                                      progress=not as_json)
+                                      progress=not (as_json or quiet))
         except KeyboardInterrupt:
             interrupted = stopper.name
             results = {k: v for k, v in run_dir.finished().items()
                        if k in {j.key for j in jobs}}
+        except records.Unsaved as e:
+            unsaved("ora-solve solo", e, f"; stopped: {saved_jobs(run_dir, jobs)}; free some "
+                                         "space and run the same command with --resume for "
+                                         "the rest")
         except J.BackendError as e:
             _fail("ora-solve solo", f"{e}; the {len(run_dir.finished())} finished seeds are "
                                     f"saved in {run_dir.path}/ (--resume runs the rest)")
@@ -414,6 +450,8 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
                                 _time.perf_counter() - t0, interrupted)
     except records.OutputError as e:
         _fail("ora-solve solo", str(e))
+    except records.Unsaved as e:
+        unsaved("ora-solve solo", e, f"; the finished seeds are saved in {run_dir.path}/")
     sweep = record["seed_sweep"]
     if as_json:
         click.echo(json.dumps(record))

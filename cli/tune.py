@@ -8,7 +8,15 @@ from pathlib import Path
 
 import click
 
-from cli.options import _fail, cluster_option, jobs_option, make_backend, parse_seeds
+from cli.options import (
+    _fail,
+    cluster_option,
+    jobs_option,
+    make_backend,
+    parse_seeds,
+    quiet_option,
+    unsaved,
+)
 
 VARIANTS = ("ireland", "france")
 
@@ -47,14 +55,17 @@ VARIANTS = ("ireland", "france")
                    "results/weights/<variant>-beam<W>-seed<S>.json).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the tuner's sampling.")
+@quiet_option
 def tune(variant, generations, population, seeds, holdout, beam, workers, cluster, start_file,
-         start_best, method, sigma_scale, compare, out, seed):
+         start_best, method, sigma_scale, compare, out, seed, quiet):
     """Tune the evaluation's weights (cross-entropy method or evolution strategy) on short
     paired beams.
 
     Writes a weights file (for --weights FILE of solo, openings and analyse) with its tuning
     record. Ctrl-C or SIGTERM stops the tuning: the best weights so far are written with
-    "interrupted": true, and the command exits 130 or 143.
+    "interrupted": true, and the command exits 130 or 143. If the weights file cannot be
+    written at the end (a full disk), it goes to $TMPDIR/ora-solve-<name>.json instead, or to
+    stdout, and the command exits 1.
     """
     import numpy as np
 
@@ -119,19 +130,19 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
                f"{len(settings.seeds)} training seeds, beam {beam}; then "
                f"{n_hold} held-out beams; {backend.describe()}; weights to {path} "
                "(Ctrl-C stops and keeps the best so far)", err=True)
-    from tqdm import tqdm
+    from solver.search.progress import bar
 
-    bars = {"candidate": tqdm(total=n_train, desc=f"tune {variant}", unit=" candidate",
-                              file=sys.stderr, dynamic_ncols=True)}
+    bars = {"candidate": bar(total=n_train, desc=f"tune {variant}", unit=" candidate",
+                             quiet=quiet, dynamic_ncols=True)}
 
     def progress(event, name=None, done=False, total=None):
         if event == "phase" and name == "start":
-            bars["start"] = tqdm(total=total, desc=f"start {variant} (hand-set)", unit=" beam",
-                                 file=sys.stderr, dynamic_ncols=True)
+            bars["start"] = bar(total=total, desc=f"start {variant} (hand-set)", unit=" beam",
+                                quiet=quiet, dynamic_ncols=True)
         elif event == "phase":
             bars["candidate"].close()
-            bars["holdout"] = tqdm(total=total, desc=f"held-out {variant}", unit=" beam",
-                                   file=sys.stderr, dynamic_ncols=True)
+            bars["holdout"] = bar(total=total, desc=f"held-out {variant}", unit=" beam",
+                                  quiet=quiet, dynamic_ncols=True)
         elif event == "start":
             bars["start"].update(1)
         elif event == "candidate":
@@ -164,14 +175,32 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
     if signal_name is not None:
         tuning["interrupted"], tuning["signal"] = True, signal_name
     data = WF.make_file(variant, tuner.best.w, tuning)
-    written = records.write_record(data, path, replace=explicit)
+    try:
+        written = records.write_record(data, path, replace=explicit, what="the weights file")
+    except records.Unsaved as e:
+        if e.kept is not None:
+            _summary(tuning, e.kept)
+        unsaved("ora-solve tune", e)
     _summary(tuning, written)
     if signal_name is not None:
         import signal
 
-        click.echo(f"interrupted by {signal_name}: the best weights so far were written to "
-                   f"{written}", err=True)
+        click.echo(f"stopped by {signal_name}: {_where(tuning)}; the best weights so far "
+                   f"(mean {tuning['best_training']['mean']} on the training seeds) were "
+                   f"written to {written}; tune has no --resume: --start {written} tunes on "
+                   "from them", err=True)
         sys.exit(128 + signal.Signals[signal_name].value)
+
+
+def _where(t: dict) -> str:
+    """Where a stopped tuning stands: the candidates scored and the generation, or the
+    held-out comparison."""
+    scored = sum(h["candidates"] for h in t["history"])
+    total = t["generations"] * t["population"]
+    if scored == total and t["holdout_seeds"]:
+        return f"all {total} candidates scored, the held-out comparison not finished"
+    return (f"{scored} of {total} candidates scored, in generation {t['generations_run']} of "
+            f"{t['generations']}")
 
 
 def _summary(t: dict, path) -> None:

@@ -286,3 +286,43 @@ def test_start_best_compares_like_for_like_on_the_held_out_seeds(warm_kernels):
                            "weights": list(PORTFOLIO[i])})["score"]
     assert h["hand_set_selected"]["scores"] == [direct]
     assert h["beats_selected"] == (h["tuned"]["mean"] >= direct)
+
+
+class _StopAfter:
+    """Stands in for StopOnSignal: SIGTERM arrives after the fourth scored beam."""
+
+    def __init__(self, stopping):
+        self.calls = 0
+
+    def __call__(self):
+        self.calls += 1
+        return self.calls >= 4
+
+    @property
+    def name(self):
+        return "SIGTERM" if self.calls >= 4 else None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
+
+def test_a_stopped_tune_says_where_it_stands(tmp_path, warm_kernels, monkeypatch):
+    from solver.search import solo
+
+    monkeypatch.setattr(solo, "StopOnSignal", _StopAfter)
+    out = tmp_path / "w.json"
+    r = CliRunner().invoke(main, ["tune", "--variant", "ireland", "--beam", "2",
+                                  "--generations", "2", "--population", "3", "--seeds", "11",
+                                  "--holdout", "21", "--jobs", "1", "--out", str(out),
+                                  "--quiet"])
+    assert r.exit_code == 143, r.output
+    t = json.loads(out.read_text())["tuning"]
+    assert t["interrupted"] is True and t["holdout"] is None
+    assert r.stderr.rstrip().splitlines()[-1] == (
+        "stopped by SIGTERM: 4 of 6 candidates scored, in generation 2 of 2; the best weights "
+        f"so far (mean {t['best_training']['mean']} on the training seeds) were written to "
+        f"{out}; tune has no --resume: --start {out} tunes on from them")
+    assert "tune ireland:" in r.stderr and "%|" not in r.stderr  # --quiet: no bars

@@ -28,20 +28,16 @@ def _pyplot():
 
 def _save(fig, paths: list[str]) -> None:
     """Write the figure to each path (or (path, format) pair; a bare path's format is SVG for
-    .svg, else PNG), each
-    through a temporary file so that a failed write leaves nothing half-written."""
-    import os
+    .svg, else PNG) through records.save: whole or absent, and a failed write goes to the
+    fallback file (records.Unsaved says where)."""
+    from solver.search import records
 
     for p in paths:
         p, fmt = p if isinstance(p, tuple) else (p, "svg" if str(p).lower().endswith(".svg")
                                                    else "png")
-        tmp = f"{p}.part"
-        try:
-            fig.savefig(tmp, dpi=110, bbox_inches="tight", format=fmt)
-            os.replace(tmp, p)
-        finally:
-            if os.path.exists(tmp):
-                os.remove(tmp)
+        records.save(p, lambda f, fmt=fmt: fig.savefig(f, dpi=110, bbox_inches="tight",
+                                                       format=fmt),
+                     replace=True, what="the picture")
 
 
 def draw_landscape(ax, state: State, owner: int = 0, title: str = "") -> None:

@@ -2,9 +2,11 @@
 
 ``run_sweep(jobs, run_dir, backend)`` runs the jobs not yet finished in ``run_dir`` on a
 :class:`Backend` and saves each result there as soon as it completes (one JSON file per job,
-written through a temporary file and renamed, so a file is either whole or absent). Ctrl-C or
-a crash therefore loses at most the jobs that were running; the same sweep with ``resume``
-runs only the rest. A run directory holds a ``sweep.json`` manifest (the sweep's
+written through a temporary file and renamed, so a file is either whole or absent). Ctrl-C,
+SIGTERM (under :class:`SignalsStop`) or a crash therefore loses at most the jobs that were
+running; the same sweep with ``resume`` runs only the rest. A job that cannot be saved (a full
+disk) stops the sweep at once with records.Unsaved: the job's result is in the fallback file,
+the jobs saved before it stay. A run directory holds a ``sweep.json`` manifest (the sweep's
 description); resuming a different sweep in it is refused.
 
 A backend only has to call ``fn(payload)`` for each job and hand back each result as it
@@ -20,10 +22,12 @@ from __future__ import annotations
 
 import json
 import os
-import sys
+import signal
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from solver.search import records
 
 MANIFEST = "sweep.json"
 
@@ -180,7 +184,10 @@ class RunDir:
                 self.path.mkdir(parents=True, exist_ok=True)
             except OSError as e:
                 raise SweepError(f"cannot create {self.path}: {e.strerror}") from None
-            _write_json(old, manifest)
+            try:
+                records.write_atomic(old, records.record_text(manifest), replace=True)
+            except OSError as e:  # before any job: nothing to keep
+                raise SweepError(f"cannot write {old}: {e.strerror}") from None
 
     def _file(self, key: str) -> Path:
         return self.path / f"job-{key}.json"
@@ -197,33 +204,57 @@ class RunDir:
         return out
 
     def save(self, key: str, result: dict) -> None:
-        """Save one finished job (atomically)."""
-        _write_json(self._file(key), {"key": key} | result)
+        """Save one finished job (atomically; records.Unsaved if it cannot be saved here)."""
+        records.write_record({"key": key} | result, self._file(key), replace=True,
+                             what=f"job {key}")
 
 
-def _write_json(path: Path, data: dict) -> None:
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    os.replace(tmp, path)
+class SignalsStop:
+    """While active, SIGTERM stops the sweep as Ctrl-C does (KeyboardInterrupt); ``name``:
+    the signal that stopped it."""
+
+    def __init__(self):
+        self.name = "SIGINT"
+        self._old = None
+
+    def _term(self, signum, frame):
+        self.name = signal.Signals(signum).name
+        raise KeyboardInterrupt
+
+    def __enter__(self):
+        try:
+            self._old = signal.signal(signal.SIGTERM, self._term)
+        except ValueError:  # not the main thread
+            pass
+        return self
+
+    def __exit__(self, *exc):
+        if self._old is not None:
+            signal.signal(signal.SIGTERM, self._old)
 
 
 def run_sweep(fn: Callable[[dict], dict], jobs: list[Job], run_dir: RunDir, backend: Backend,
               progress: bool = True, desc: str = "jobs") -> dict[str, dict]:
-    """Run every job not yet finished in ``run_dir`` and return all results by key."""
-    from tqdm import tqdm
+    """Run every job not yet finished in ``run_dir`` and return all results by key
+    (``progress``: a progress bar on stderr)."""
+    from solver.search.progress import bar as progress_bar
 
     keys = [j.key for j in jobs]
     if len(set(keys)) != len(keys):
         raise ValueError("job keys must be unique")
     results = {k: v for k, v in run_dir.finished().items() if k in set(keys)}
     todo = [j for j in jobs if j.key not in results]
-    bar = tqdm(total=len(jobs), initial=len(results), desc=desc, unit=" job", file=sys.stderr,
-               disable=not progress, dynamic_ncols=True)
+    bar = progress_bar(total=len(jobs), initial=len(results), desc=desc, unit=" job",
+                       quiet=not progress, dynamic_ncols=True)
+    runs = backend.run(fn, todo)
     try:
-        for job, result in backend.run(fn, todo):
+        for job, result in runs:
             run_dir.save(job.key, result)
             results[job.key] = {"key": job.key} | result
             bar.update(1)
     finally:
+        # a stopped sweep (a signal, a job it cannot save) drops the jobs under way now, not
+        # when the exception's traceback lets go of the generator
+        getattr(runs, "close", lambda: None)()
         bar.close()
     return results

@@ -13,7 +13,6 @@ make the record (``"interrupted": true``, the missing seeds listed); running one
 from __future__ import annotations
 
 import json
-import signal
 import time
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -170,27 +169,3 @@ def format_spread(sweep: dict) -> str:
     if sweep["missing"]:
         lines.append(f"not finished: seeds {', '.join(str(s) for s in sweep['missing'])}")
     return "\n".join(lines)
-
-
-class SignalsStop:
-    """While active, SIGTERM stops the sweep as Ctrl-C does (KeyboardInterrupt); ``name``:
-    the signal that stopped it."""
-
-    def __init__(self):
-        self.name = "SIGINT"
-        self._old = None
-
-    def _term(self, signum, frame):
-        self.name = signal.Signals(signum).name
-        raise KeyboardInterrupt
-
-    def __enter__(self):
-        try:
-            self._old = signal.signal(signal.SIGTERM, self._term)
-        except ValueError:  # not the main thread
-            pass
-        return self
-
-    def __exit__(self, *exc):
-        if self._old is not None:
-            signal.signal(signal.SIGTERM, self._old)

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -270,7 +268,7 @@ def write_best_lines(out: str, position, rows: list[dict], top: int, command: st
         if weights is not None:
             rec["weights"] = weights.describe() | {"role": "leads the portfolio"}
         path = d / f"rank{r['rank']:02d}.json"
-        _atomic(str(path), json.dumps(rec, indent=1) + "\n")
+        records.write_record(rec, path, replace=True, what=f"the best line of rank {r['rank']}")
         paths.append(str(path))
     return paths
 
@@ -320,22 +318,16 @@ def make_record(*, kind: str, command: str, position, seeds, width, time_limit,
 
 
 def write_outputs(out: str, record: dict, rows: list[dict], title: str) -> list[str]:
-    """Write the JSON record, the CSV and the chart (PNG, SVG) beside it; their paths."""
+    """Write the JSON record, the CSV and the chart (PNG, SVG) beside it; their paths.
+    records.Unsaved at the first that cannot be written (the files after it are not tried:
+    the finished jobs keep everything, and --resume writes them all again)."""
     from .draw import sweep_chart
 
-    base = Path(out)
-    paths = [str(base), str(base.with_suffix(".csv")), str(base.with_suffix(".png")),
-             str(base.with_suffix(".svg"))]
-    _atomic(paths[0], json.dumps(record, indent=1) + "\n")
-    _atomic(paths[1], to_csv(rows))
+    paths = output_paths(out)
+    records.write_record(record, paths[0], replace=True, what="the sweep's record")
+    records.save(paths[1], to_csv(rows), replace=True, what="the sweep's table")
     sweep_chart(rows, title, paths[2:])
     return paths
-
-
-def _atomic(path: str, text: str) -> None:
-    tmp = path + ".part"
-    Path(tmp).write_text(text)
-    os.replace(tmp, path)
 
 
 def output_paths(out: str) -> list[str]:

@@ -7,9 +7,13 @@ as readable text grouped round by round. :func:`verify_record` replays the line 
 **reference** engine and confirms the score.
 
 Writing: :func:`check_writable` tells before a search whether a record can be written at a
-path; :func:`write_record` writes it atomically (a temp file in the same directory, then a
-rename), and never replaces an existing file unless told to (it takes the first free name of
-:func:`free_path` instead).
+path. Every file the package writes (records, weights files, sweep outputs and jobs, pictures)
+goes through :func:`save`: atomically (:func:`write_atomic`: a temp file in the same
+directory, then a rename), never replacing an existing file unless told to (it takes the first
+free name of :func:`free_path` instead). A write that fails after the work is done (a full
+disk, an I/O error, a permission changed meanwhile) does not lose the work: the file goes to
+``$TMPDIR/ora-solve-<name>`` instead, and :class:`Unsaved` says where (or that neither place
+took it, with the text for the command to print).
 """
 
 from __future__ import annotations
@@ -183,16 +187,81 @@ def free_path(path: str | Path) -> Path:
     return candidate
 
 
-def write_record(record: dict, path: str | Path, replace: bool = False) -> Path:
-    """Write ``record`` as JSON atomically (temp file in the same directory, then rename);
-    returns the path written. Unless ``replace``, an existing file is never overwritten: the
-    record takes the first free name of :func:`free_path` instead."""
+class Unsaved(OSError):
+    """A file that could not be written where asked, after the work that made it: ``kept`` is
+    the fallback it went to instead (None: neither took it), ``text`` its content when it is
+    text (for the command to print when nothing took it). The message is one line."""
+
+    def __init__(self, what: str, path: Path, error: OSError, kept: Path | None,
+                 fallback: Path, fallback_error: OSError | None, text: str | None):
+        super().__init__(error.errno, error.strerror)
+        self.what, self.path, self.kept, self.text = what, path, kept, text
+        why = error.strerror or str(error)
+        if kept is not None:
+            self.message = (f"cannot write {what} to {path} ({why}); it was written to "
+                            f"{kept} instead")
+        else:
+            other = fallback_error.strerror or str(fallback_error)
+            self.message = (f"cannot write {what} to {path} ({why}), nor to {fallback} "
+                            f"({other})" + (": it is printed on stdout" if text is not None
+                                            else ": nothing was written"))
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def fallback_path(path: str | Path) -> Path:
+    """Where :func:`save` puts a file it cannot write at ``path``: ``ora-solve-<name>`` in the
+    temporary directory (``$TMPDIR``, else the system's)."""
+    return Path(tempfile.gettempdir()) / f"ora-solve-{Path(path).name}"
+
+
+def save(path: str | Path, content, *, replace: bool = False,
+         what: str = "the record") -> Path:
+    """Write ``content`` (str, bytes, or a function writing into a binary file) atomically at
+    ``path`` (see :func:`write_atomic`); the path written. If that fails, the content goes to
+    :func:`fallback_path` (never replacing a file there) and :class:`Unsaved` says where, or
+    that it could not be kept at all; ``what`` names the file in that message."""
     path = Path(path)
-    text = json.dumps(record, indent=1) + "\n"
+    try:
+        return write_atomic(path, content, replace=replace)
+    except OSError as e:
+        error = e
+    text = content if isinstance(content, str) else None
+    fallback = fallback_path(path)
+    try:
+        kept = write_atomic(fallback, content)
+    except OSError as e:
+        raise Unsaved(what, path, error, None, fallback, e, text) from None
+    raise Unsaved(what, path, error, kept, fallback, None, text) from None
+
+
+def record_text(record: dict) -> str:
+    """A record as the JSON text written to its file."""
+    return json.dumps(record, indent=1) + "\n"
+
+
+def write_record(record: dict, path: str | Path, replace: bool = False,
+                 what: str = "the record") -> Path:
+    """Write ``record`` as JSON through :func:`save` (Unsaved if it cannot be written there:
+    the record is then in the fallback file, or nowhere); returns the path written."""
+    return save(path, record_text(record), replace=replace, what=what)
+
+
+def write_atomic(path: str | Path, content, replace: bool = False) -> Path:
+    """Write ``content`` (str, bytes, or a function writing into a binary file) to a temp
+    file in ``path``'s directory, flushed to disk, then move it into place: a file is whole
+    or absent. Unless ``replace``, an existing file is never overwritten: the content takes
+    the first free name of :func:`free_path` instead. Returns the path written; OSError as
+    the system raises it (nothing left behind)."""
+    path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            if callable(content):
+                content(f)
+            else:
+                f.write(content.encode() if isinstance(content, str) else content)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o666 & ~_umask())

@@ -23,11 +23,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tqdm import tqdm
-
 from solver.fast import layout as L
 
-from . import records
+from . import progress, records
 from .beam import GROUP_WIDTH, POLISH_LINES, POLISH_ROUNDS, beam_search
 from .evaluation import PORTFOLIO
 from .mcts import PLAYOUT_WIDTH as MCTS_PLAYOUT_WIDTH
@@ -240,7 +238,8 @@ class StopOnSignal:
 
 
 def run_search(job: SoloJob, started: float, stop, quiet: bool = False):
-    """The search of ``job`` with a progress bar, ending within the job's time limit."""
+    """The search of ``job`` with a progress bar (none if ``quiet``), ending within the job's
+    time limit."""
     seconds = None
     if job.time_limit is not None:
         seconds = max(0.01, job.time_limit - reserve(job.time_limit)
@@ -270,7 +269,8 @@ def write_result(job: SoloJob, result, output: Output, command: str,
                  commit: str | None = None) -> tuple[dict, Path]:
     """Verify the line on the reference engine and write its record atomically (``extra``:
     more fields for the record, e.g. a seed sweep's spread; ``commit``: the code's commit when
-    the search started, default the current one)."""
+    the search started, default the current one). records.Unsaved if the record could not be
+    written there (it is then in the fallback file, or its text in the exception)."""
     record = records.make_record(command=command, variant=job.variant,
                                  algorithm=job.algorithm, params=job.parameters, seed=job.seed,
                                  nodes=result.nodes, seconds=result.seconds,
@@ -295,9 +295,10 @@ def write_result(job: SoloJob, result, output: Output, command: str,
 
 
 def run_solo(job: SoloJob, *, out: str | None, command: str, quiet: bool = False,
-             started: float | None = None) -> tuple[dict, Path]:
+             started: float | None = None, bar: bool | None = None) -> tuple[dict, Path]:
     """Check the output path, search, confirm the line through the reference engine, write
-    the record; returns it and its path (``record["interrupted"]``: stopped by a signal)."""
+    the record; returns it and its path (``record["interrupted"]``: stopped by a signal).
+    ``quiet``: no words on stderr; ``bar``: the progress bar (default: unless ``quiet``)."""
     started = time.perf_counter() if started is None else started
     commit = records.git_commit(records.CODE)  # the code searching, whatever changes meanwhile
     output = prepare_output(job, out)
@@ -305,7 +306,7 @@ def run_solo(job: SoloJob, *, out: str | None, command: str, quiet: bool = False
         if not quiet:
             sys.stderr.write(f"{job.describe()}; record to {output.path} (Ctrl-C stops early "
                              "and keeps the best line)\n")
-        result = run_search(job, started, stop, quiet)
+        result = run_search(job, started, stop, quiet if bar is None else not bar)
         interrupted = stop.name
         return write_result(job, result, output, command, interrupted, commit=commit)
 
@@ -334,9 +335,9 @@ class _ProgressBar:
         what = (f"nrpa {job.nrpa}" if job.nrpa is not None else
                 f"mcts {job.simulations}" if job.simulations is not None else
                 f"beam {job.width}" if job.width is not None else "beam")
-        self.bar = tqdm(total=total, desc=f"{what} {job.variant}", unit=unit, file=sys.stderr,
-                        disable=quiet, bar_format=fmt, dynamic_ncols=True,
-                        unit_scale=self.counted)
+        self.bar = progress.bar(total=total, desc=f"{what} {job.variant}", unit=unit,
+                                quiet=quiet, bar_format=fmt, dynamic_ncols=True,
+                                unit_scale=self.counted)
 
     def _stage_spans(self) -> list[int]:
         """Rounds searched by each stage of beam_search at this width (beam.py)."""
