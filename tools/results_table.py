@@ -44,7 +44,11 @@ single group and has no endgame polish; wider beams run one group per 100 of wid
 476 at width 10000) and then the polish at half the width (see solver/search/beam.py). Both
 variants pass 500 from width 500 on; width 10000 reaches 536 (France, 12.6 minutes) and 539
 (Ireland, 28 minutes). A single narrow beam is chaotic (399 and 405 at width 100): the
-groups and the polish are what make the wider searches reliable.
+groups and the polish are what make the wider searches reliable. The width-2000 Ireland row
+`ireland-beam2000-seed0-2.json` (536, at 3f57b53, guided polish restarts) is the same command
+on today's code; it ran beside other work, so its wall time is not comparable with the rows
+run alone. The France command at 03834b4 scores 481 (not kept: the 512 line of 11eefaf is
+better).
 
 MCTS over whole turns (`solver/search/mcts.py`; rows "sims/turn"): the tree's edges are the
 beam's turns, max backup, one decision per turn. Its playouts are narrow beams (rows "beam
