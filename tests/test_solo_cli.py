@@ -60,7 +60,10 @@ def _interrupt(args, signum, tmp_path):
     return proc.returncode, stdout.decode(), stderr.decode(), out
 
 
-@pytest.mark.parametrize("args", [["--variant", "ireland", "--beam", "400"],
+# off a terminal the bar logs a line at most every 30 s (solver/search/progress.py), so the
+# first "round" can come 30 s in: the beam must still be searching then (regression: a width
+# of 400 had finished and the signal came during the write, complete=True)
+@pytest.mark.parametrize("args", [["--variant", "ireland", "--beam", "3000"],
                                   ["--variant", "france", "--mcts", "200",
                                    "--playout-width", "2"]],
                          ids=["beam", "mcts"])
