@@ -6,7 +6,6 @@ from pathlib import Path
 import numpy as np
 
 from solver.fast import ids as I
-from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.search import beam as B
 from solver.search.selection import plan_keys, select_capped, select_distinct
@@ -60,6 +59,5 @@ def test_plan_keys_are_the_buildings_of_parent_and_path():
     paths[1, 0] = build  # a building the parent already has: a plan of its own key
     paths[2, 0] = 100  # a use: the parent's plan
     counts = np.array([3])
-    keys = plan_keys(parents, paths, lens, counts, 3, B._PLAN_WORDS, L.GRID, L.N_CELLS,
-                     I.BUILD0, I.SETTLE0, L.C_BUILDING, L.N_CELLS, L.C_SETTLEMENT)
+    keys = plan_keys(parents, paths, lens, counts, 3, B._PLAN_WORDS)
     assert keys[0] == keys[2] and keys[1] != keys[0]

@@ -317,8 +317,7 @@ def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: f
         chosen = chosen[:select_distinct(evals, hashes, counts, keep, width, chosen)]
     else:
         cap = max(1, int(plan_cap * width))
-        plans = plan_keys(parents, paths, lens, counts, keep, _PLAN_WORDS, L.GRID, L.N_CELLS,
-                          I.BUILD0, I.SETTLE0, L.C_BUILDING, L.N_CELLS, L.C_SETTLEMENT)
+        plans = plan_keys(parents, paths, lens, counts, keep, _PLAN_WORDS)
         chosen = chosen[:select_capped(evals, hashes, counts, keep, width, plans, cap, chosen)]
     children = np.empty((len(chosen), L.W_SIZE), dtype=np.int64)
     flat = np.empty(int(lens[chosen].sum()), dtype=np.int64)

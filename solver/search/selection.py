@@ -14,11 +14,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solver.fast import ids as I
+from solver.fast import layout as L
+
 
 @njit(cache=True)
-def select_distinct(evals, hashes, counts, keep, width, chosen):
-    """The best ``width`` distinct children (slots of ``counts``' parents) into ``chosen``,
-    best first; returns their number."""
+def _ranked(evals, hashes, counts, keep):
+    """Every filled slot, best evaluation first, ties by the smaller hash (copies of one
+    state adjacent, the lower slot first)."""
     m = 0
     for p in range(counts.shape[0]):
         m += counts[p]
@@ -30,9 +33,16 @@ def select_distinct(evals, hashes, counts, keep, width, chosen):
             m += 1
     # two stable sorts: by hash, then by evaluation (descending) = lexsort((hash, -eval))
     by_hash = slots[np.argsort(hashes[slots], kind="mergesort")]
-    ranked = by_hash[np.argsort(-evals[by_hash], kind="mergesort")]
+    return by_hash[np.argsort(-evals[by_hash], kind="mergesort")]
+
+
+@njit(cache=True)
+def select_distinct(evals, hashes, counts, keep, width, chosen):
+    """The best ``width`` distinct children (slots of ``counts``' parents) into ``chosen``,
+    best first; returns their number."""
+    ranked = _ranked(evals, hashes, counts, keep)
     n = 0
-    for j in range(m):
+    for j in range(ranked.shape[0]):
         s = ranked[j]
         if j > 0 and hashes[s] == hashes[ranked[j - 1]]:
             continue
@@ -45,24 +55,23 @@ def select_distinct(evals, hashes, counts, keep, width, chosen):
 
 
 @njit(cache=True)
-def plan_keys(parents, paths, lens, counts, keep, words, grid0, n_cells, build0, settle0,
-              cell0, cells, settlement0):
+def plan_keys(parents, paths, lens, counts, keep, words):
     """The plan of every child slot (``p * keep + i``): the sum of ``words[b]`` over the
     buildings b on its parent's spaces and those its path builds (a set's hash)."""
     keys = np.zeros(counts.shape[0] * keep, dtype=np.uint64)
     for p in range(counts.shape[0]):
         base = np.uint64(0)
-        for y in range(n_cells):
-            c = parents[p, grid0 + y]
-            if cell0 <= c < settlement0:
-                base += words[c - cell0]
+        for y in range(L.N_CELLS):
+            c = parents[p, L.GRID + y]
+            if L.C_BUILDING <= c < L.C_SETTLEMENT:
+                base += words[c - L.C_BUILDING]
         for i in range(counts[p]):
             s = p * keep + i
             k = base
             for d in range(lens[s]):
                 a = paths[s, d]
-                if build0 <= a < settle0:
-                    k += words[(a - build0) // cells]
+                if I.BUILD0 <= a < I.SETTLE0:
+                    k += words[(a - I.BUILD0) // L.N_CELLS]
             keys[s] = k
     return keys
 
@@ -73,17 +82,8 @@ def select_capped(evals, hashes, counts, keep, width, plans, cap, chosen):
     are taken best first while their plan (``plans``: a key per slot) has room, then the
     best of those passed over fill what is left, so the layer is as wide as
     select_distinct's. Returns their number."""
-    m = 0
-    for p in range(counts.shape[0]):
-        m += counts[p]
-    slots = np.empty(m, dtype=np.int64)
-    m = 0
-    for p in range(counts.shape[0]):
-        for i in range(counts[p]):
-            slots[m] = p * keep + i
-            m += 1
-    by_hash = slots[np.argsort(hashes[slots], kind="mergesort")]
-    ranked = by_hash[np.argsort(-evals[by_hash], kind="mergesort")]
+    ranked = _ranked(evals, hashes, counts, keep)
+    m = ranked.shape[0]
     # open addressing on the plans of the chosen (at most ``width`` of them)
     size = 1
     while size < 4 * width + 4:
