@@ -164,11 +164,11 @@ def group_weightings(variant: str, portfolio: list[np.ndarray], seed: int,
                      groups: int) -> list[int]:
     """Which entry of ``portfolio`` each of ``groups`` strategy groups runs.
 
-    Group 0 runs the leader (entry 0: the tuned or given weights). The others run the rest
-    ranked by ``HAND_SET_MEANS`` (entries that are not hand-set weightings first, in their
-    order): the best ones in rank order for seed 0, a seeded draw from the ``GROUP_POOL``
-    best for any other seed, so two seeds search different plans. With more groups than
-    entries the choice wraps around."""
+    Group 0 runs the leader (entry 0: the tuned or given weights, else the best-measured
+    hand-set one). The others run the rest ranked by ``HAND_SET_MEANS`` (entries that are
+    not hand-set weightings first, in their order): the best ones in rank order for seed 0,
+    a seeded draw from the ``GROUP_POOL`` best for any other seed, so two seeds search
+    different plans. With more groups than entries the choice wraps around."""
     means = HAND_SET_MEANS.get(variant)
 
     def rank(i: int) -> float:
@@ -188,6 +188,14 @@ def group_weightings(variant: str, portfolio: list[np.ndarray], seed: int,
 
 def default_portfolio(variant: str) -> list[np.ndarray]:
     """The search's default weightings: the tuned defaults first if they earned it, then
-    the hand-set portfolio (evaluation.PORTFOLIO)."""
+    the hand-set portfolio (evaluation.PORTFOLIO); without tuned defaults, the hand-set
+    weightings best first by ``HAND_SET_MEANS``, so the probe, the first group and the
+    polish run the best-measured one (France: entry 8, 450.25, instead of entry 0, 379.62;
+    docs/experiments.md, 2026-12-04)."""
     w = tuned_default(variant)
-    return [p.copy() for p in PORTFOLIO] if w is None else portfolio_with(w.values)
+    if w is not None:
+        return portfolio_with(w.values)
+    means = HAND_SET_MEANS.get(variant)
+    order = range(len(PORTFOLIO)) if means is None else sorted(
+        range(len(PORTFOLIO)), key=lambda i: (-means[i], i))
+    return [PORTFOLIO[i].copy() for i in order]
