@@ -1,7 +1,13 @@
 """Distinct plans by seed: the schedule's groups draw their weightings by seed."""
 
+import json
+from pathlib import Path
+
 import numpy as np
 
+from solver.fast.engine import FastEngine
+from solver.search import beam as B
+from solver.search.beam import beam_search
 from solver.search.evaluation import PORTFOLIO
 from solver.search.schedule import timed_beam_search
 from solver.search.weightsfile import (
@@ -11,6 +17,8 @@ from solver.search.weightsfile import (
     group_weightings,
     portfolio_with,
 )
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
 
 
 def test_seed_0_runs_the_leader_then_the_best_measured_weightings():
@@ -47,3 +55,19 @@ def test_two_seeds_of_the_default_search_run_different_weightings():
     groups = [[t["weighting"] for t in r.trace if t["stage"] == "group"] for r in runs]
     assert all(len(g) > 1 for g in groups) and groups[0] != groups[1]
     assert [g[0] for g in groups] == [0, 0]
+
+
+def test_a_fixed_width_beam_runs_six_groups_chosen_as_the_timed_search_does():
+    # regression: beam_search ran one group of 100 per weighting (width 2000: 20 groups,
+    # under the weakest weightings too); it now runs at most MAX_GROUPS wider ones
+    e = FastEngine("france")
+    line = json.loads((RESULTS / "france-beam2000-seed0.json").read_text())["line"]
+    start = B._state_at_round(e, line, 30)
+    pf = default_portfolio("france")
+    runs = {s: beam_search("france", 900, seed=s, start=start) for s in (1, 2)}
+    groups = {s: [t["weighting"] for t in r.trace if t["stage"] == "group"]
+              for s, r in runs.items()}
+    widths = [t["width"] for t in runs[1].trace if t["stage"] == "group"]
+    assert B.MAX_GROUPS == 6 and widths == [150] * 6
+    assert all(groups[s] == group_weightings("france", pf, s, 6) for s in (1, 2))
+    assert groups[1] != groups[2]

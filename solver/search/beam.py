@@ -76,14 +76,20 @@ from .expansion import (  # noqa: F401
 from .lines import Lines
 from .policy import BUILD_CELLS, SETTLE_CELLS, policy_filter  # noqa: F401 (re-exported)
 from .selection import plan_keys, select_capped, select_distinct
-from .weightsfile import default_portfolio
+from .weightsfile import default_portfolio, group_weightings
 
 # ===== the beam ================================================================================
 
 GROUP_WIDTH = 100
+MAX_GROUPS = 6  # as the timed search's GROUPS
 POLISH_ROUNDS = (28, 22, 25, 28)  # the endgame polish restarts from these rounds ...
 POLISH_LINES = 2  # ... of this many of the best lines the groups found
 POLISH_SHARE = 0.5  # ... with a beam this share of the whole width
+
+
+def group_count(width: int, weightings: int) -> int:
+    """How many strategy groups ``beam_search`` splits a beam of ``width`` into."""
+    return min(weightings, MAX_GROUPS, max(1, width // GROUP_WIDTH))
 
 
 def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
@@ -95,10 +101,13 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
 
     With the default evaluation the search has two stages:
 
-    1. **Strategy groups.** The beam is split into groups of ``GROUP_WIDTH`` states (at most
-       one per entry of ``evaluation.PORTFOLIO``), each steered by its own weighting; group i
-       uses portfolio entry (i + seed) mod len. The weightings favour different plans, and
-       which plan wins is hard to tell early, so the groups keep many plans alive.
+    1. **Strategy groups.** The beam is split into at most ``MAX_GROUPS`` groups of at least
+       ``GROUP_WIDTH`` states, each steered by its own weighting, chosen as in the timed
+       search (``weightsfile.group_weightings``: the leader, then the best-measured
+       weightings for seed 0 or a seeded draw from them). The weightings favour different
+       plans, and which plan wins is hard to tell early, so the groups keep many plans
+       alive; six wider groups beat one group of 100 per weighting (docs/experiments.md,
+       2026-12-04).
     2. **Endgame polish.** From the ``POLISH_LINES`` best distinct lines of stage 1, a single
        beam of ``POLISH_SHARE`` x ``width`` restarts at each round of ``POLISH_ROUNDS``. In
        the last rounds the score itself dominates the evaluation and a wide beam plays the
@@ -111,8 +120,8 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
 
     ``weights`` gives one weighting to a single plain beam of the whole width instead.
     ``portfolio`` gives the groups' weightings in order (group i: entry i mod len, the polish:
-    entry 0) instead of the default, ``weightsfile.default_portfolio(variant)`` rotated by
-    the seed.
+    entry 0) instead of the default, ``weightsfile.default_portfolio(variant)`` chosen by
+    ``group_weightings``.
     ``stop`` (a callable) ends the search at the next layer once it returns true: the stage
     under way finishes its best state greedily and the stages after it are skipped.
     ``start`` (a packed or wide state and the line that reached it from the initial state)
@@ -126,8 +135,10 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     if weights is not None:
         return _beam(variant, width, seed, time_limit, progress, keep, weights, stop=stop,
                      start=start)
-    pf, shift = (portfolio, 0) if portfolio is not None else (default_portfolio(variant), seed)
-    groups = min(len(pf), max(1, width // GROUP_WIDTH))
+    pf = portfolio if portfolio is not None else default_portfolio(variant)
+    groups = group_count(width, len(pf))
+    chosen = (group_weightings(variant, pf, seed, groups) if portfolio is None
+              else [i % len(pf) for i in range(groups)])
     polish_width = max(1, int(width * POLISH_SHARE)) if groups > 1 else 0
     stages = groups + (POLISH_LINES * len(POLISH_ROUNDS) if polish_width else 0)
     t0 = time.perf_counter()
@@ -150,13 +161,13 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
             break
         share = width // groups + (1 if i < width % groups else 0)
         r = _beam(variant, share, seed, limit(i), progress, keep,
-                  pf[(i + shift) % len(pf)], start=start,
+                  pf[chosen[i]], start=start,
                   label=f"group {i + 1}/{groups}", stop=stop)
         nodes += r.nodes
         layers += r.layers
         complete = complete and r.complete
         found.append(r)
-        trace.append({"stage": "group", "weighting": (i + shift) % len(pf),
+        trace.append({"stage": "group", "weighting": chosen[i],
                       "width": share, "from_round": 1 if start is None else int(start[0][L.ROUND]),
                       "score": r.score[0],
                       "seconds": round(r.seconds, 1)})

@@ -95,8 +95,8 @@ def _variant(goods_scale: float, hope: float, space: float) -> np.ndarray:
     return w
 
 
-#: The evaluation portfolio of beam search (beam.py splits a wide beam into groups of 100
-#: states, one weighting each). Short beam runs (width 60-100) showed that the final score is
+#: The evaluation portfolio of beam search (beam.py splits a wide beam into groups, one
+#: weighting each). Short beam runs (width 60-100) showed that the final score is
 #: very sensitive to how much stock is worth against points already scored: single weightings
 #: scored 360-498 in Ireland and 350-467 in France, no one weighting was best in both, and
 #: nearby weightings can differ by 50 points. Several weightings, each steering its own share

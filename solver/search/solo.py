@@ -26,7 +26,7 @@ from pathlib import Path
 from solver.fast import layout as L
 
 from . import progress, records
-from .beam import GROUP_WIDTH, POLISH_LINES, POLISH_ROUNDS, beam_search
+from .beam import POLISH_LINES, POLISH_ROUNDS, beam_search, group_count
 from .evaluation import PORTFOLIO
 from .mcts import PLAYOUT_WIDTH as MCTS_PLAYOUT_WIDTH
 from .mcts import mcts_search
@@ -342,7 +342,7 @@ class _ProgressBar:
     def _stage_spans(self) -> list[int]:
         """Rounds searched by each stage of beam_search at this width (beam.py)."""
         pf = self.job.portfolio or default_portfolio(self.job.variant)
-        groups = self.groups = min(len(pf), max(1, self.job.width // GROUP_WIDTH))
+        groups = self.groups = group_count(self.job.width, len(pf))
         spans = [ROUNDS] * groups
         if groups > 1:
             spans += [ROUNDS + 1 - r for r in POLISH_ROUNDS] * POLISH_LINES
