@@ -35,20 +35,21 @@ already compiled. The commit column is the code that found the line. Records wit
 
 FOOTER = """
 The rows "default command" are `ora-solve solo --variant V --seed S` exactly (600 s, the
-timed schedule of solver/search/schedule.py), run at deadb6a alone under a timing lock with
-warm kernels: Ireland 517 / 558 / 552 and France 522 / 519 / 519 for seeds 0 / 1 / 2. The
+timed schedule of solver/search/schedule.py), each run alone with warm kernels: at deadb6a
+Ireland 517 / 558 / 552 and France 522 / 519 / 519 for seeds 0 / 1 / 2; France at 628bff3
+(its best-measured weighting leads) 531 / 517 / 536. The
 width-2000 rows are `ora-solve solo --variant V --beam 2000` (the default command until
 it became time-budgeted). Width 100 is a
-single group and has no endgame polish; wider beams run one group per 100 of width (at most
-21, one per portfolio weighting: 5 groups of 100 at width 500, 20 of 100 at width 2000, 21 of
-476 at width 10000) and then the polish at half the width (see solver/search/beam.py). Both
-variants pass 500 from width 500 on; width 10000 reaches 536 (France, 12.6 minutes) and 539
-(Ireland, 28 minutes). A single narrow beam is chaotic (399 and 405 at width 100): the
-groups and the polish are what make the wider searches reliable. The width-2000 Ireland row
-`ireland-beam2000-seed0-2.json` (536, at 3f57b53, guided polish restarts) is the same command
-on today's code; it ran beside other work, so its wall time is not comparable with the rows
-run alone. The France command at 03834b4 scores 481 (not kept: the 512 line of 11eefaf is
-better).
+single group and has no endgame polish. Until 628bff3 wider beams ran one group per 100 of
+width (at most 21, one per portfolio weighting: 5 groups of 100 at width 500, 20 of 100 at
+width 2000, 21 of 476 at width 10000); from 628bff3 they run at most six wider groups chosen
+as the timed schedule chooses them. Then the polish runs at half the width (see
+solver/search/beam.py). Both variants pass 500 from width 500 on; width 10000 reaches 536
+(France, 12.6 minutes) and 539 (Ireland, 28 minutes). A single narrow beam is chaotic (399
+and 405 at width 100): the groups and the polish are what make the wider searches reliable.
+The width-2000 rows `ireland-beam2000-seed0-2.json` (536, at 3f57b53, guided polish
+restarts) and `-3` (529, at 628bff3, six groups) and `france-beam2000-seed0-2.json` (504, at
+628bff3; 481 at 03834b4, not kept) are the same command on later code.
 
 MCTS over whole turns (`solver/search/mcts.py`; rows "sims/turn"): the tree's edges are the
 beam's turns, max backup, one decision per turn. Its playouts are narrow beams (rows "beam
