@@ -81,7 +81,7 @@ from .weightsfile import default_portfolio, group_weightings
 # ===== the beam ================================================================================
 
 GROUP_WIDTH = 100
-MAX_GROUPS = 6  # as the timed search's GROUPS
+MAX_GROUPS = 6  # strategy groups at most (schedule.GROUPS is this too)
 POLISH_ROUNDS = (28, 22, 25, 28)  # the endgame polish restarts from these rounds ...
 POLISH_LINES = 2  # ... of this many of the best lines the groups found
 POLISH_SHARE = 0.5  # ... with a beam this share of the whole width

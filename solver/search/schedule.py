@@ -80,13 +80,14 @@ import numpy as np
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
-from .beam import KEEP_PER_PARENT, POLISH_ROUNDS, _beam, _wide_start, polish_chains, polish_restart
+from .beam import (KEEP_PER_PARENT, MAX_GROUPS, POLISH_ROUNDS, _beam, _wide_start, polish_chains,
+                   polish_restart)
 from .common import SearchResult
 from .evaluation import PORTFOLIO
 from .weightsfile import default_portfolio, group_weightings
 
 PROBE_WIDTH = 8
-GROUPS = 6
+GROUPS = MAX_GROUPS  # the fixed-width beam's cap on groups, one number for both
 GROUP_SHARE = 0.35  # of the time left after the probe (tools/tune_schedule.py: 0.35 > 0.5)
 MIN_GROUP_WIDTH = 20  # fewer groups rather than narrower ones
 SAFETY = 0.92  # plan each stage to this share of the time it may take

@@ -160,6 +160,15 @@ assert all(len(m) == len(PORTFOLIO) for m in HAND_SET_MEANS.values())
 GROUP_POOL = 10  # a seed other than 0 draws its groups' weightings from this many best ones
 
 
+def hand_set_order(variant: str) -> list[int]:
+    """The hand-set weightings (``evaluation.PORTFOLIO`` indices), best ``HAND_SET_MEANS``
+    first (ties by index; in index order for a variant without measured means)."""
+    means = HAND_SET_MEANS.get(variant)
+    if means is None:
+        return list(range(len(PORTFOLIO)))
+    return sorted(range(len(PORTFOLIO)), key=lambda i: (-means[i], i))
+
+
 def group_weightings(variant: str, portfolio: list[np.ndarray], seed: int,
                      groups: int) -> list[int]:
     """Which entry of ``portfolio`` each of ``groups`` strategy groups runs.
@@ -195,7 +204,4 @@ def default_portfolio(variant: str) -> list[np.ndarray]:
     w = tuned_default(variant)
     if w is not None:
         return portfolio_with(w.values)
-    means = HAND_SET_MEANS.get(variant)
-    order = range(len(PORTFOLIO)) if means is None else sorted(
-        range(len(PORTFOLIO)), key=lambda i: (-means[i], i))
-    return [PORTFOLIO[i].copy() for i in order]
+    return [PORTFOLIO[i].copy() for i in hand_set_order(variant)]
