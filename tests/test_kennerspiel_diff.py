@@ -4,10 +4,10 @@ Default tier (no Node needed): the regression games frozen from kennerspiel's ow
 (tests/data/games/kenner/) replay under the ``kennerspiel`` profile to kennerspiel's state after
 every COMMIT and its final scores; the profile fields the harness found behave as documented.
 
-Slow tier (``-m slow``, needs Node and the oracle: tools/kenner/setup, README "Differential
-play"): the oracle must reproduce the recorded corpus, then seeded random games in every
-configuration, both directions, must agree COMMIT by COMMIT or disagree only for a documented
-kennerspiel defect.
+Slow tier (``-m slow``, needs Node and the oracle: tools/kenner/setup, docs/fidelity.md
+"Differential play"): the oracle must reproduce the recorded corpus, then seeded random games
+in every configuration, both directions, must agree COMMIT by COMMIT or disagree only for a
+documented kennerspiel defect.
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def oracle():
         o.close()
         pytest.skip(f"oracle hathora-et-labora-game {o.version} does not reproduce the corpus "
                     f"({'; '.join(bad)}): point KENNER_ORACLE_DIR at the corpus commit "
-                    f"(README 'Differential play')")
+                    f"(docs/fidelity.md 'Differential play')")
     yield o
     o.close()
 

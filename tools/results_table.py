@@ -80,7 +80,7 @@ level-1 search returned it; no playout scored above 536 in 16542).
 keeps every job's full line from the initial state with its command and commit, so
 `ora-solve replay sweeps/FILE.json` confirms all of them; the CSV, PNG and SVG beside it are
 drawn from that record. `openings-ireland-t2-beam20` is the full two-turn Ireland sweep (282
-openings x seeds 0,1,2 at width 20; see README "For researchers").
+openings x seeds 0,1,2 at width 20; see docs/research.md).
 """
 
 

@@ -79,7 +79,7 @@ class RuleProfile:
     two_long_full_set: bool = False
 
     # ----- kennerspiel quirks (DECISIONS.md "Quirks the kennerspiel profile must reproduce")
-    # tools/kenner (README "Differential play"): a solo settlement phase opens with the
+    # tools/kenner (docs/fidelity.md "Differential play"): a solo settlement phase opens with the
     # all-placed clergy return (the neutral's and the player's), so a neutral whose three
     # clergymen are all out takes them back before it builds and its prior can take the
     # phase's contract (SOLO §4.2 returns the neutral's after the contract, step 5, and the
@@ -183,7 +183,7 @@ KENNERSPIEL = replace(
     settlement_before_rotation=True,
     neutral_contract_targets="any",
     # D9: kennerspiel's BUILD handler checks cloister adjacency when the neutral covers a
-    # building too (only its move list skips the check); tools/kenner evidence in README
+    # building too (only its move list skips the check); tools/kenner evidence in docs/fidelity.md
     neutral_cover_needs_adjacency=True,
     land_purchase_per="turn",
     district_via_mountain_plot=False,

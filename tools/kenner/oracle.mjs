@@ -35,8 +35,8 @@ const pkg = require(path.join(pkgDir, 'package.json'));
 register('./resolve-hook.mjs', import.meta.url);
 let entry = path.join(pkgDir, pkg.main);
 if (!fs.existsSync(entry) && fs.existsSync(path.join(pkgDir, 'src', 'index.ts'))) {
-  // a source checkout (README: "Another oracle"): run its TypeScript through tsx, which must be
-  // installed where that checkout's own dependencies are
+  // a source checkout (docs/fidelity.md "Which oracle"): run its TypeScript through tsx,
+  // which must be installed where that checkout's own dependencies are
   const tsx = createRequire(path.join(pkgDir, 'package.json')).resolve('tsx/esm/api');
   (await import(tsx)).register();
   entry = path.join(pkgDir, 'src', 'index.ts');

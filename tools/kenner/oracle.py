@@ -33,7 +33,7 @@ def oracle_problem() -> str | None:
     if not pkg.is_file():
         return (f"the kennerspiel oracle package is not installed at {package_dir()}: run "
                 f"tools/kenner/setup, or set KENNER_ORACLE_DIR to kennerspiel's game/ at the "
-                f"corpus commit 8a87263d (README 'Differential play')")
+                f"corpus commit 8a87263d (docs/fidelity.md 'Differential play')")
     return None
 
 
