@@ -36,12 +36,10 @@ def state_hash(W):
     """64-bit hash of a wide state (TERR is left out: it is derived from LAND).
 
     A sum of products, word i (its low 32 bits) times an odd multiplier of its own, then a
-    splitmix finaliser. The words are independent, so the loop vectorises: 62-70 ns a hash
-    against 118-146 ns for the four serial FNV lanes before it (random states, one run), and
-    a late-game layer of bench --search (width 1000, round 28) took 331-362 ms against 380-394
-    at c814744 in the same run. A change of one word always changes the hash: its term changes
-    by d * m with m odd and 0 < |d| < 2^32, never 0 modulo 2^64, and the finaliser is a
-    bijection.
+    splitmix finaliser. The words are independent, so the loop vectorises: a hash takes about
+    half the time of the four serial FNV lanes before it (docs/experiments.md). A change of
+    one word always changes the hash: its term changes by d * m with m odd and
+    0 < |d| < 2^32, never 0 modulo 2^64, and the finaliser is a bijection.
     """
     h = np.uint64(0)
     for i in range(L.TERR):

@@ -21,11 +21,8 @@ game end) **plus** a potential term that looks past the current score:
   are left: ``WONDER_PATH`` x (progress towards their next wonder) ** 2 (``wonder_path``).
   The best Ireland lines take four to six wonders through them (a quarter of their
   points), and like the Chamber's kinds the progress is a set, not a sum of tiles. It is
-  off (0) in the hand-set weightings and the tuned defaults: on the held-out seeds 21-26
-  (beam 20) the tuned Ireland weights scored 414.00 without it, 404.00 / 434.00 / 388.33
-  with it at 7.5 / 15 / 30, and a cross-entropy run from 15 (4 training seeds) 401.67,
-  403.17 with the term then set to 0 (``results/weights/ireland-beam20-wonder-path.json``):
-  no gain the noise of single beams (30 points a seed) lets one see. ``tune --start`` a
+  off (0) in the hand-set weightings and the tuned defaults: on held-out seeds it showed no
+  gain the noise of single beams lets one see (docs/experiments.md). ``tune --start`` a
   file with a positive value tunes it.
 
 The hand-set weights (``PORTFOLIO``) were set from the card table and adjusted with short
@@ -96,13 +93,12 @@ def _variant(goods_scale: float, hope: float, space: float) -> np.ndarray:
 
 
 #: The evaluation portfolio of beam search (beam.py splits a wide beam into groups, one
-#: weighting each). Short beam runs (width 60-100) showed that the final score is
-#: very sensitive to how much stock is worth against points already scored: single weightings
-#: scored 360-498 in Ireland and 350-467 in France, no one weighting was best in both, and
-#: nearby weightings can differ by 50 points. Several weightings, each steering its own share
-#: of the beam, are far more robust than any one. Entries: (goods scale, settlement-card hope,
-#: space value) around the best measured ones, best first (Ireland's 498 at width 100, then
-#: France's 455); the third is a random-search tuning result (France, width 60: 467).
+#: weighting each). Short beam runs showed that the final score is very sensitive to how much
+#: stock is worth against points already scored: no one weighting was best in both variants,
+#: and nearby weightings can differ by 50 points (docs/experiments.md). Several weightings,
+#: each steering its own share of the beam, are far more robust than any one. Entries: (goods
+#: scale, settlement-card hope, space value) around the best measured ones, best first; the
+#: third is a random-search tuning result (France).
 _TUNED_FRANCE = np.array([2.4, 3.0, 1.5, 1.2, 2.4, 4.5, 2.4, 1.5, 2.4, 3.9, 1.5, 2.4, 1.5, 1.5,
                           4.085, 1.5, 1.8, 2.783, 1.8, 3.6, 2.1, 6.0, 0.0, 20.0, 1.187, 0.5,
                           1.0, WONDER_HOPE, WONDER_PATH])
@@ -209,12 +205,10 @@ def chamber_progress(T, W):
     kinds held. Reachable means in the game and not covered: still in its stack, on display,
     built by the player, or built by the neutral player (a work contract uses it).
 
-    Measured (France, beam 2000, seed 0): without this term the lines held no wonder and
-    scored 487; with ``WONDER_HOPE`` 30 the line scores 512 with six wonders. They came
-    from the Sacristy (book + ceramic + ornament + reliquary), used through the Hospice
-    while it lay in the display: a stock of many kinds feeds every wonder building, so the
-    term pays off beyond the Chamber itself. The weight is sensitive (15: 465, 45: 475,
-    60: 515), like every weight of this evaluation.
+    Without this term France's beam lines held no wonder; with it the line took six, from the
+    Sacristy: a stock of many kinds feeds every wonder building, so the term pays off beyond
+    the Chamber itself. The weight is sensitive, like every weight of this evaluation
+    (docs/experiments.md).
     """
     ok = False
     for b in range(L.N_BUILDINGS):

@@ -16,7 +16,8 @@ each small kernel. A settlement's spaces are valued only where it is offered, an
 copy of the state leaves out the terrain while the land is the same. The board compare is
 branch-free (vectorised), the kept children are scanned only once the table of reached
 states is full, and the threads share a layer's parents dynamically (``expand_all``).
-These change no line: the children, their order and their evaluations are those of 01cc41c.
+These change no line: the children, their order and their evaluations are those of the
+expansion before them (docs/experiments.md).
 """
 
 from __future__ import annotations

@@ -33,19 +33,10 @@ fast solo engine (:class:`FastTurnGame`) and on hand-built test games.
   the time left for the turns the best line still has (the simulations stop at that share or
   at ``budget``), and once time is up the remaining turns follow the best line.
 
-Measured (``ora-solve solo --variant V --mcts``: 16 simulations per turn, playouts from
-width 9 in Ireland and 16 in France, at most 128; each run alone under the timed lock on the
-2-core machine, warm kernels, records results/*-mcts16-seed*.json, commits 3c51c9f /
-fe53ad7): Ireland **537** (493 s) and **519** (381 s), France **507** (483 s) and **513**
-(582 s) for seeds 0 and 1: all four pass 500 inside 10 minutes. The widths were chosen on
-tuning seed 5, apart from the reported seeds: at width 10 (cap 64) Ireland scored 506 in
-611 s (too slow) and France 490 in 309 s; France at width 12 (cap 128) 496 in 302 s. A
-French turn costs about half an Irish one, hence the wider French playouts. Before, with
-playouts from width 7 (2662744, records *-mcts16pw7-*): Ireland 509 / 470 and France
-486 / 504 in 175-366 s; from width 5, Ireland seed 0 497 (``ireland-mcts16pw5-seed0``);
-with greedy playouts (e594ea3, *-mcts16greedy-*) Ireland 449 / 451 and France 473 / 459;
-the command-level MCTS with random rollouts about 200. The best line grows all game
-(Ireland seed 0 at width 7: 481 after 10 turns, 498 after 30, 509 after 60): the first
+The playout widths (``PLAYOUT_WIDTH``) were chosen on tuning seed 5; with them and 16
+simulations per turn all four runs of seeds 0 and 1 passed 500 inside 10 minutes, where
+narrower or greedy playouts scored less (docs/experiments.md). A French turn costs about half
+an Irish one, hence the wider French playouts. The best line grows all game: the first
 decisions find the plan, the wide late playouts polish the ending.
 
 Deterministic for a given seed: a simulation's playout depends on its seed only, and a batch's

@@ -48,24 +48,12 @@ at least as much, and the search explores around it. A turn of the line the expa
 not offer (it ranks below the best ``CHILDREN``) is added to that turn's moves in the
 sequence; a playout reproduces the line only if every turn of it is offered.
 
-**Why SEEDED_TAU is 3** (measured on the width-10000 lines, round 24 on, level 1, 150 iterations,
-300 playouts, seed 0). At TAU 1 Ireland stayed at 539, as the level-2 run at e594ea3 stayed
-at 503 (every level-1 search returned the seed line): every turn of the seed line is offered
-(ranks 0 to 90 of 512), but 9 of its 23 turns have a prior probability of 0.008 or less, the
-beam having chosen them for what followed; the playouts stay among the evaluation's
-favourites, and once the policy has learnt the seed line they replay it (the last 100 of 300
-playouts: 195 copies of it, 12 other lines within 4 points). At TAU 3 the same budget finds
-543 (154 other lines within 4 points of the seed), at TAU 6 541, at TAU 10 nothing (539): the
-prior then no longer guides the playouts. France (536) gained nothing at TAU 1, 3 or 6 in
-that budget (nor from round 16, 20 or 28 in 900-1018 playouts): its playouts within 5
-points of the seed were copies of it or of one other score, whereas Ireland's spread over
-several scores (538 to 543).
-
-Hour-long runs (``--time-limit 3600``, both at once at nice 19 on a loaded machine, from
-round 24 of the width-10000 lines): Ireland, level 1 x 150 iterations, 539 -> **543** in its
-first level-1 run (142 playouts), then 81 restarts (9762 playouts) found nothing better;
-France, level 2 x 50, stayed at 536: each of its 16 restarts converged on the seed line
-(16542 playouts, none above 536).
+**Why SEEDED_TAU is 3.** At tau 1 a search around a seed line keeps to it: the beam chose
+many of the line's turns for what followed, and those have a small prior probability, so the
+playouts stay among the evaluation's favourites and, once the policy has learnt the seed line,
+replay it. At tau 3 they spread around it (Ireland's width-10000 line gained 4 points where
+tau 1 found nothing; France's gained at no tau); at tau 10 the prior no longer guides them
+(docs/experiments.md, with hour-long runs).
 
 The search is written against a small protocol (:class:`MoveGame`) so the same code runs on
 the fast solo engine (:class:`FastMoveGame`) and on hand-built test puzzles.

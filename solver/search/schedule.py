@@ -34,41 +34,14 @@ stages in children generated instead: the clock's "time" is the count of childre
 model is in children per unit of width, and a beam stops before a layer that would pass the
 budget (one as large as its last), so the same budget and seed give the same line anywhere.
 
-Tuning (``tools/tune_schedule.py``, 120 s budgets, tuning seed 102, both variants, 2 cores
-shared with other work so the beams were narrow, at commit 64ffe25): ``GROUP_SHARE`` 0.35
-scored more than 0.5 in all four pairs (Ireland 446/444 with 3 groups, 466/439 with 6;
-France 477/437, 454/413); 3 and 6 groups scored about the same (sums 923 and 920 at 0.35).
-Six groups keep more weightings in play when the budget is large.
+``GROUP_SHARE`` 0.35: in short timed runs (``tools/tune_schedule.py``) 0.35 scored more than
+0.5 in all four pairs, and 3 and 6 groups scored about the same; six keep more weightings in
+play when the budget is large (docs/experiments.md).
 
-Tried and not adopted (Ireland, tuning seed 5, 600 s, both runs alone under the timed lock,
-at deadb6a): one group per weighting of the portfolio while each can be 300 wide (19 of the
-22 ran, widths 51-559, best group 503) against the six groups (widths 725-1868, best group
-488): **536 against 541**. The wider search of weightings found a better group line, and its
-polish a worse final one; the polish widths were alike (5,300-19,500 and 3,800-10,000). One
-seed decides nothing either way, so the six groups stay.
-
-Tried and not adopted (at 74dc0a2 / 0b04a51): the Ireland polish under hand-set weighting #3
-instead of the tuned default that leads the portfolio. Restarts of the lines of width-600
-beams (tuning seeds 31-34) from rounds 22 and 25 at width 1000 favoured it (sum over the eight
-restarts 3876 against the tuned weights' 3764, the worst of the six weightings tried). The
-timed default did not: 600 s, Ireland seed 5, **528 against 541**; seeds 0 / 1 / 2, 539 / 520
-/ 532 against 517 / 558 / 552 (each run alone under the timed lock). Under #3 the restarts
-cost more per unit of width (seed 1's plan of eight ran at widths 1,929-5,062 against
-5,533-32,019), so each ran narrower. The tuned default keeps polishing.
-
-Tried and not adopted (600 s, tuning seed 5, each run alone under the timed lock):
-- **Each chain polished under the weighting whose group found it** (426da8c, local branch
-  ``exp-own-polish``) instead of the portfolio's first: France **506 against 522** at
-  8038a7a (its best group, 500 under #3, polished to 504 under #3).
-- **Each polish restart priced at the measured rate of its own start round** (1f1cfd6, local
-  branch ``exp-round-cost``; the prior raised to 1.0 of a whole game's tail until a restart
-  from that round has run),
-  because one rate serves every restart here: at 8038a7a, France seed 5, a cheap round-28
-  restart planned a round-22 one at width 39,345 that took 305 of the 600 s. The widths
-  evened out (6,233-36,690 against 2,338-39,345) but the scores did not move: France **523
-  against 522**, Ireland **538 against 550** (the tuned weights by `--weights` at 8038a7a;
-  its groups ran 606-1,639 wide against 671-1,034 under the same schedule: the machine's
-  speed moves more than this change does).
+Tried and not adopted (docs/experiments.md): one group per weighting of the portfolio
+instead of the six, hand-set weighting #3 as Ireland's polisher, each chain polished under the
+weighting whose group found it, and each polish restart priced at the measured rate of its own
+start round. None gained over the default in 600 s runs on tuning seed 5.
 """
 
 from __future__ import annotations

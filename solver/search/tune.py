@@ -26,21 +26,12 @@ of workers or the order jobs finish in.
 **Start.** The first hand-set weighting, a weights file (``--start FILE``), or with
 ``--start-best`` the hand-set weighting that scores best on the training seeds (every one of
 them is scored there first; the held-out seeds are not used). The first is a poor start in
-France (beam 20, held-out seeds 21-26: hand-set #0 370.83, #20 427.67; the run from #0 reached
-404.50). From the best hand-set start at beam 50 the sampled candidates are far worse than
-their mean (France, training seeds 31-38, ``--start-best`` picked #18 at 441.12; generation 0
-scored 384.95 on average, its best being the start itself; the elite's mean of generation 1
-scored 426.75; stopped after 1,130 s at deadb6a): at that width the initial sigmas step
-off the hand-set optimum, and an elite share of 0.3 moves the mean to worse weights.
-The evolution strategy below, same seeds and beam, ``--start-best --method es --sigma-scale
-0.4 --population 8 --generations 5`` (at 55428d7, 1,297 s of tuning on 2 cores shared with
-other work): training 441.12 -> 449.50 (generation 2); on the held-out seeds 41-48 the tuned
-weights scored 440.25, the start (#18, the hand-set weighting best on the training seeds)
-425.12, and the best hand-set weighting there (#8) 450.25: it improved on the weighting it
-started from by 15 points on seeds it never saw, and did not beat the best of the 21. In
-Ireland (4 generations, 571 s alone, at ba7976a; start #0 at 453.62 on training, best 469.62)
-the tuned weights scored 479.12 on the held-out seeds against 445.38 for #0 and 460.62 for
-the best hand-set weighting there (#1).
+France. From the best hand-set start at beam 50 the cross-entropy method's sampled candidates
+are far worse than their mean: at that width the initial sigmas step off the hand-set
+optimum, and an elite share of 0.3 moves the mean to worse weights. The evolution strategy
+below, from the same start, improved on the weighting it started from on held-out seeds in
+both variants, and beat the best hand-set weighting there in Ireland only
+(docs/experiments.md).
 
 **Evolution strategy** (``method="es"``, ``--method es``): a (1+lambda) strategy for a start
 that is already good. Every generation samples ``population`` candidates (antithetic pairs)
