@@ -94,9 +94,9 @@ def cluster_option(f):
 
 
 def make_backend(command: str, workers: int | None, cluster: str | None):
-    """The backend of --jobs / --cluster (solver.research.jobs.make_backend); exit 2 with one
+    """The backend of --jobs / --cluster (solver.jobs.make_backend); exit 2 with one
     message if Ray is missing or the cluster cannot be reached."""
-    from solver.research import jobs as J
+    from solver import jobs as J
 
     try:
         return J.make_backend(workers, cluster)

@@ -204,13 +204,14 @@ def run_jobs(kind: str, task, jobs, run_dir, backend, quiet: bool = False) -> di
     at once, exit 1; a cluster failure, exit 2. The finished jobs stay saved in every case."""
     import signal
 
-    from solver.research import jobs as J
+    from solver import jobs as J
+    from solver.research import rundir as R
     from solver.search import records
 
-    with J.SignalsStop() as stopper:
+    with R.SignalsStop() as stopper:
         try:
             with backend:
-                return J.run_sweep(task, jobs, run_dir, backend, progress=not quiet,
+                return R.run_sweep(task, jobs, run_dir, backend, progress=not quiet,
                                    desc=kind)
         except KeyboardInterrupt:
             click.echo(f"\nstopped: {saved_jobs(run_dir, jobs)}; run the same command with "
@@ -230,7 +231,7 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
     """Run (or resume) a sweep, print its table, write its record, CSV and chart."""
     import time as _time
 
-    from solver.research import jobs as J
+    from solver.research import rundir as R
     from solver.research import sweep as SW
     from solver.search import records
 
@@ -242,9 +243,9 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
         Path("results/sweeps").mkdir(parents=True, exist_ok=True)
         _check_outputs(kind, SW.output_paths(out))
     try:
-        run_dir = J.RunDir(SW.run_dir_of(out), SW.manifest(kind, position, candidates, seeds,
+        run_dir = R.RunDir(SW.run_dir_of(out), SW.manifest(kind, position, candidates, seeds,
                                                             width, time_limit, weights), resume)
-    except J.SweepError as e:
+    except R.SweepError as e:
         backend.close()
         _fail(kind, str(e))
     click.echo(f"{kind}: {len(candidates)} candidates x {len(seeds)} seeds = {len(jobs)} jobs, "
@@ -403,7 +404,8 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
     import signal
     import time as _time
 
-    from solver.research import jobs as J
+    from solver import jobs as J
+    from solver.research import rundir as R
     from solver.research import solo_seeds as SS
     from solver.search import records
 
@@ -414,7 +416,7 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
     backend = make_backend("ora-solve solo", workers, cluster)  # before anything is written
     try:
         run_dir = SS.run_dir(output, job, seeds, resume)
-    except J.SweepError as e:
+    except R.SweepError as e:
         backend.close()
         _fail("ora-solve solo", str(e))
     jobs = SS.make_jobs(job, seeds)
@@ -425,10 +427,10 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
                f"{run_dir.path}/ (Ctrl-C keeps the seeds that finished)", err=True)
     t0 = _time.perf_counter()
     interrupted = None
-    with J.SignalsStop() as stopper:
+    with R.SignalsStop() as stopper:
         try:
             with backend:
-                results = J.run_sweep(SS.SEED_TASK, jobs, run_dir, backend, desc="seeds",
+                results = R.run_sweep(SS.SEED_TASK, jobs, run_dir, backend, desc="seeds",
                                       progress=not (as_json or quiet))
         except KeyboardInterrupt:
             interrupted = stopper.name

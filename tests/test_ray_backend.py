@@ -1,4 +1,4 @@
-"""The Ray backend (solver/research/ray_backend.py) and `--cluster`, on a Ray cluster that
+"""The Ray backend (solver/jobs/ray_backend.py) and `--cluster`, on a Ray cluster that
 this module starts and stops: one head node with 2 CPUs, on 127.0.0.1 only.
 
 ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` makes Ray take the loopback address as the node's
@@ -30,14 +30,15 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from solver.research import jobs as J
+from solver import jobs as J
 from solver.research import positions as P
+from solver.research import rundir as R
 from solver.research import sweep as SW
 from tests.helpers import sweep_table
 
 ROOT = Path(__file__).resolve().parent.parent
 LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
-KILL_HOOK = "ORA_SOLVE_TEST_KILL_ONCE"  # solver/research/ray_backend.py's test hook
+KILL_HOOK = "ORA_SOLVE_TEST_KILL_ONCE"  # solver/jobs/ray_backend.py's test hook
 START_TIMEOUT = 240  # seconds for `ray start` (slow on a loaded 2-core machine)
 
 
@@ -162,7 +163,7 @@ def test_workers_warm_once_with_the_node_cache(cluster, tmp_path):
     jobs = SW.make_jobs(pos, cands, [0, 1], 1, None)
     with J.make_backend(None, cluster["address"]) as backend:
         assert backend.workers == 2
-        results = J.run_sweep(SW.SEARCH, jobs, J.RunDir(tmp_path / "run", {}, False), backend,
+        results = R.run_sweep(SW.SEARCH, jobs, R.RunDir(tmp_path / "run", {}, False), backend,
                               progress=False)
         stats = backend.stats
     assert set(results) == {j.key for j in jobs}

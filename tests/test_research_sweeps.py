@@ -1,4 +1,5 @@
-"""The job runner (solver/research/jobs.py) and the sweeps `openings` and `analyse`."""
+"""The job runner (solver/jobs), a sweep's run directory (solver/research/rundir.py) and the
+sweeps `openings` and `analyse`."""
 
 import csv
 import json
@@ -9,9 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
+from solver import jobs as J
 from solver.research import beam_adapter as BA
-from solver.research import jobs as J
 from solver.research import positions as P
+from solver.research import rundir as R
 from solver.research import sweep as SW
 from tests.helpers import sweep_table
 
@@ -42,31 +44,31 @@ class _Interrupted(J.LocalBackend):
 
 def test_run_dir_saves_each_job_and_resumes(tmp_path):
     man = {"kind": "toy", "n": 6}
-    rd = J.RunDir(tmp_path / "run", man, resume=False)
+    rd = R.RunDir(tmp_path / "run", man, resume=False)
     with pytest.raises(KeyboardInterrupt):
-        J.run_sweep(dict, _jobs(), rd, _Interrupted(3), progress=False)
+        R.run_sweep(dict, _jobs(), rd, _Interrupted(3), progress=False)
     assert len(rd.finished()) == 3  # the finished jobs are saved, nothing half-written
     assert not list((tmp_path / "run").glob("*.part"))
-    with pytest.raises(J.SweepError, match="pass --resume"):
-        J.RunDir(tmp_path / "run", man, resume=False)
-    with pytest.raises(J.SweepError, match="differs in n"):
-        J.RunDir(tmp_path / "run", {"kind": "toy", "n": 7}, resume=True)
-    rd = J.RunDir(tmp_path / "run", man, resume=True)
+    with pytest.raises(R.SweepError, match="pass --resume"):
+        R.RunDir(tmp_path / "run", man, resume=False)
+    with pytest.raises(R.SweepError, match="differs in n"):
+        R.RunDir(tmp_path / "run", {"kind": "toy", "n": 7}, resume=True)
+    rd = R.RunDir(tmp_path / "run", man, resume=True)
     ran = []
 
     def fn(payload):
         ran.append(payload["i"])
         return dict(payload)
 
-    results = J.run_sweep(fn, _jobs(), rd, J.LocalBackend(1), progress=False)
+    results = R.run_sweep(fn, _jobs(), rd, J.LocalBackend(1), progress=False)
     assert sorted(ran) == [3, 4, 5]  # only the rest ran
     assert {k: v["square"] for k, v in results.items()} == {f"j{i}": i * i for i in range(6)}
 
 
 def test_pool_results_do_not_depend_on_workers(tmp_path):
-    one = J.run_sweep(dict, _jobs(), J.RunDir(tmp_path / "a", {}, False), J.LocalBackend(1),
+    one = R.run_sweep(dict, _jobs(), R.RunDir(tmp_path / "a", {}, False), J.LocalBackend(1),
                       progress=False)
-    two = J.run_sweep(dict, _jobs(), J.RunDir(tmp_path / "b", {}, False), J.LocalBackend(2),
+    two = R.run_sweep(dict, _jobs(), R.RunDir(tmp_path / "b", {}, False), J.LocalBackend(2),
                       progress=False)
     assert one == two
 

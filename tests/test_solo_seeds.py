@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from cli.main import main
-from solver.research import jobs as J
+from solver import jobs as J
 
 ARGS = ["solo", "--variant", "ireland", "--beam", "2", "--seeds", "0,1,2", "--jobs", "1"]
 

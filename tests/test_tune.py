@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from solver.research.jobs import LocalBackend
+from solver.jobs import LocalBackend
 from solver.search import tune as T
 from solver.search import weightsfile as WF
 from solver.search.evaluation import N_WEIGHTS, PORTFOLIO, WEIGHT_NAMES

@@ -1,6 +1,6 @@
 """`ora-solve solo --seeds A,B,C`: one solo job searched with several seeds, as a sweep.
 
-Each seed is a job (solver/research/jobs.py) of the same :class:`SoloJob` with only its seed
+Each seed is a job (solver/jobs) of the same :class:`SoloJob` with only its seed
 changed, so the seeds run side by side on the local pool (``--jobs``) or as tasks on a Ray
 cluster (``--cluster``), each saved as it finishes in ``<record stem>.jobs/`` (``--resume``
 finishes an interrupted sweep). The record is the best seed's line (ties: the seed given
@@ -18,11 +18,12 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from types import SimpleNamespace
 
+from solver.jobs import Job, Task
 from solver.search import records
 from solver.search.solo import RESULTS, Output, SeedLine, SoloJob, run_search, write_result
 
 from . import stats
-from .jobs import Job, RunDir, Task
+from .rundir import RunDir
 from .sweep import warm_search
 
 KIND = "solo seeds"

@@ -2,7 +2,7 @@
 with the same seeds, then ranked (`ora-solve openings`, `ora-solve analyse`).
 
 A candidate is a line of turns played from a base position; each (candidate, seed) is a job
-(solver/research/jobs.py) that runs the beam from the position after the candidate and checks
+(solver/jobs) that runs the beam from the position after the candidate and checks
 the line it finds on the reference engine. The sweep's record (kind ``ora-solve sweep``)
 keeps every job's full line from the initial state, so ``ora-solve replay`` can confirm each.
 """
@@ -15,13 +15,13 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from solver.jobs import Job, Task
 from solver.rules import canonical as C
 from solver.search import records
 from solver.search.weightsfile import from_named, to_named
 
 from . import beam_adapter as BA
 from . import stats
-from .jobs import Job, Task
 from .names import action_text
 
 KIND = "ora-solve sweep"

@@ -53,6 +53,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from solver.jobs import Job
+
 from .evaluation import N_WEIGHTS, PORTFOLIO, WEIGHT_NAMES
 
 N_GOODS = 23
@@ -232,8 +234,6 @@ class Tuner:
               ) -> dict[str, list[int]]:
         """Scores of each (name, weights) on every seed, by name; names not finished (the
         run was stopped) are left out."""
-        from solver.research.jobs import Job
-
         jobs = [Job(f"{name}-s{seed}", {"variant": self.s.variant, "width": self.s.beam,
                                         "seed": seed, "weights": [float(x) for x in w],
                                         "name": name})

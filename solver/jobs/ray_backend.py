@@ -1,7 +1,7 @@
 """The Ray backend of the job runner: every job of a sweep one Ray task on a cluster.
 
 :func:`connect` is what ``--cluster ADDRESS`` (or ``RAY_ADDRESS``) builds, through
-:func:`solver.research.jobs.make_backend`; ``ray`` is imported inside it, so the local pool
+:func:`solver.jobs.make_backend`; ``ray`` is imported inside it, so the local pool
 never loads Ray. The address is checked before anything is written: Ray missing, no cluster
 found for ``auto``, or a port nobody answers on is one :class:`BackendError`.
 
@@ -11,7 +11,7 @@ sources installed there>``, or the same under the node's temporary directory if 
 not writable: solver/fast/_cache.py), and each result carries the hash of the node's sources:
 a node with another version installed is refused, since its lines could differ. It
 runs each job with ``THREADS`` Numba threads, reserving as many CPUs, and the job's warm-up
-(:class:`solver.research.jobs.Task`) runs once per process, not per task. The workers stay up
+(:class:`solver.jobs.Task`) runs once per process, not per task. The workers stay up
 between tasks, so later tasks start warm.
 
 A task whose worker process dies (killed, out of memory, its node lost) is retried up to
@@ -31,7 +31,7 @@ import os
 import socket
 import time
 
-from .jobs import Backend, BackendError
+from .backend import Backend, BackendError, warm_ups
 
 MAX_RETRIES = 3  # runs of a task beyond the first when its worker dies
 THREADS = 1  # Numba threads (and CPUs reserved) per task: a cluster runs jobs side by side
@@ -208,16 +208,14 @@ def _task(fn, payload: dict):
     """One job on a worker: (its result, what the worker did)."""
     import numba
 
-    from . import jobs
-
     state = _setup()
     _kill_hook()
     numba.set_num_threads(max(1, min(THREADS, numba.config.NUMBA_NUM_THREADS)))
-    warm = jobs.warm_ups()
+    warm = warm_ups()
     t0 = time.perf_counter()
     result = fn(payload)
     state["tasks"] += 1
     return result, {"pid": state["pid"], "node": state["node"], "sources": state["sources"],
                     "cache": state["cache"], "task": state["tasks"],
-                    "warmed": jobs.warm_ups() - warm,
+                    "warmed": warm_ups() - warm,
                     "seconds": round(time.perf_counter() - t0, 3)}
