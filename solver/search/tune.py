@@ -42,7 +42,7 @@ its start). Nothing worse than the incumbent ever moves the search, which is wha
 cross-entropy method's elite mean did from the hand-set start above. ``sigma_scale``
 (``--sigma-scale``) multiplies every initial sigma: small steps around a good start.
 
-Scoring runs as jobs of :mod:`solver.research.jobs` (one per candidate and seed), so the
+Scoring runs as jobs of :mod:`solver.jobs` (one per candidate and seed), so the
 backend (a local process pool or a cluster) only changes the speed.
 """
 
