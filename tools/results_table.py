@@ -93,9 +93,12 @@ as the timed schedule chooses them. Then the polish runs at half the width (see
 solver/search/beam.py). Both variants pass 500 from width 500 on; width 10000 reaches 536
 (France, 12.6 minutes) and 539 (Ireland, 28 minutes). A single narrow beam is chaotic (399
 and 405 at width 100): the groups and the polish are what make the wider searches reliable.
-The width-2000 rows `ireland-beam2000-seed0-2.json` (536, at 3f57b53, guided polish
-restarts) and `-3` (529, at 628bff3, six groups) and `france-beam2000-seed0-2.json` (504, at
-628bff3; 481 at 03834b4, not kept) are the same command on later code.
+The width-2000 records `runs/2026-12-04-3f57b53/ireland-beam2000-seed0.json` (536, guided
+polish restarts, run beside other work), `runs/2026-12-04-628bff3/ireland-beam2000-seed0.json`
+(529, six groups) and `runs/2026-12-04-628bff3/france-beam2000-seed0.json` (504; 481 at
+03834b4, not kept) are the same command on later code; the top-level
+`ireland-beam2000-seed0.json` (503) and `france-beam2000-seed0.json` (512) keep the lines of
+11eefaf that the examples use.
 
 MCTS over whole turns (`solver/search/mcts.py`; rows "sims/turn"): the tree's edges are the
 beam's turns, max backup, one decision per turn. Its playouts are narrow beams (rows "beam
