@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -69,3 +70,39 @@ def test_filing_keeps_the_best_under_the_plain_name_and_moves_the_rest_to_runs(t
         T.move(src, dest)  # not tracked by git here: plain renames
     assert T.filing(r) == []
     assert json.loads((r / "ireland-t60-seed0.json").read_text())["score"]["total"] == 531
+
+
+def test_the_committed_records_are_filed():
+    assert T.filing() == [], \
+        "records to file: run python tools/results_table.py --file (then commit the moves)"
+
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+#: a path under results/ (globs and <placeholders> allowed; V stands for a variant)
+RESULTS_PATH = re.compile(r"(?<![\w/.-])results/[\w./*\[\]<>-]*")
+#: a record named relative to results/ in a table cell (docs/search.md's history tables)
+TABLE_RECORD = re.compile(r"`((?:runs/[\w-]+/)?[a-z]+-[\w*\[\]-]*seed[\w*\[\]-]*\.json)`")
+
+
+def _pointers():
+    for doc in DOCS:
+        for n, line in enumerate(doc.read_text().splitlines(), 1):
+            where = f"{doc.relative_to(ROOT)}:{n}"
+            for m in RESULTS_PATH.finditer(line):
+                if line[:m.start()].endswith("--out "):
+                    continue  # where an example command writes, not a pointer
+                yield where, m[0].rstrip(".,:;"), ROOT
+            if line.startswith("|"):
+                for m in TABLE_RECORD.finditer(line):
+                    yield where, m[1], RESULTS
+
+
+def test_every_results_path_named_in_readme_and_docs_exists():
+    pointers = list(_pointers())
+    assert len(pointers) > 20
+    missing = []
+    for where, text, base in pointers:
+        pattern = re.sub(r"<[^>]*>", "*", text).replace("results/V-", "results/*-")
+        if not list(base.glob(pattern)) and not (base / pattern).exists():
+            missing.append(f"{where}: {text}")
+    assert not missing, "paths under results/ that name no file:\n" + "\n".join(missing)
