@@ -497,11 +497,18 @@ def test_solo_cli_writes_a_record_that_replays(tmp_path):
     assert res.exit_code == 0 and "confirmed" in res.output
 
 
-@pytest.mark.parametrize("path", sorted(RESULTS.glob("*.json")), ids=lambda p: p.name)
+# every line record under results/, recursively (runs/ too): not weights/ (weights files of
+# `ora-solve tune`) nor sweeps/ (sweep records, replayed by tests/test_research_sweeps.py)
+COMMITTED = sorted((p for p in RESULTS.rglob("*.json")
+                    if p.relative_to(RESULTS).parts[0] not in ("weights", "sweeps")),
+                   key=lambda p: p.relative_to(RESULTS).as_posix())
+
+
+@pytest.mark.parametrize("path", COMMITTED, ids=lambda p: p.relative_to(RESULTS).as_posix())
 def test_every_committed_result_replays_on_the_reference_engine(path):
     data = records.load_record(path)
     ok, message, _ = records.verify_record(data)
-    assert ok, f"{path.name}: {message}"
+    assert ok, f"{path.relative_to(RESULTS)}: {message}"
 
 
 def test_cli_mcts_default_is_the_search_default():
