@@ -15,6 +15,7 @@ from solver.fast.engine import FastEngine
 from solver.fast.kernels.api import legal, score, step
 from solver.search import beam
 from solver.search.common import state_hash
+from solver.search import evaluation as E
 from solver.search.evaluation import PORTFOLIO, chamber_progress, evaluate, wonder_path
 
 
@@ -42,11 +43,11 @@ def _reference_evaluate(T, W, w):
     score(T, W, sc)
     if W[L.DONE]:
         return float(sc[0])
-    left = max(0.0, (32.0 - W[L.ROUND] + 1.0) / 32.0) ** w[26]
+    left = max(0.0, (32.0 - W[L.ROUND] + 1.0) / 32.0) ** w[E.W_FADE]
     pot = 0.0
     for g in range(L.N_GOODS):
         pot += w[g] * W[L.GOODS + g]
-    pot += w[23] * (int(W[L.SETTL]) & 0xFF).bit_count()
+    pot += w[E.W_HOPE] * (int(W[L.SETTL]) & 0xFF).bit_count()
     space = feats = 0
     for x in range(L.N_CELLS):
         t = W[L.TERR + x]
@@ -55,11 +56,11 @@ def _reference_evaluate(T, W, w):
         c = W[L.GRID + x]
         space += c == L.C_EMPTY
         feats += c in (L.C_FOREST, L.C_MOOR)
-    pot += w[24] * space + w[25] * feats
-    if w[27] != 0.0 and W[L.WONDERS] > 0:
-        pot += w[27] * chamber_progress(T, W)
-    if w[28] != 0.0 and W[L.WONDERS] > 0:
-        pot += w[28] * wonder_path(T, W)
+    pot += w[E.W_SPACE] * space + w[E.W_FEATURE] * feats
+    if w[E.W_WONDER_HOPE] != 0.0 and W[L.WONDERS] > 0:
+        pot += w[E.W_WONDER_HOPE] * chamber_progress(T, W)
+    if w[E.W_WONDER_PATH] != 0.0 and W[L.WONDERS] > 0:
+        pot += w[E.W_WONDER_PATH] * wonder_path(T, W)
     return float(sc[0]) + left * pot
 
 

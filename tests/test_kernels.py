@@ -20,7 +20,7 @@ from solver.fast.tables import build_tables
 from solver.rules import canonical as C
 from solver.rules import goods as G
 from solver.rules import payment as PAY
-from solver.rules.effects import EFFECTS
+from solver.rules.effects import EFFECTS, MENUS, PRICES
 from solver.rules.payment import Cost
 from solver.rules.wheel import TOKENS
 
@@ -81,7 +81,7 @@ def test_table_rows_do_not_overlap():
                     (ids.R_ORDERS, 4), (ids.R_WHEEL, 1), (ids.R_LAND, 1), (ids.R_MISC, 1),
                     (ids.R_EFFECTS, ids.MAX_EFFECTS), (ids.R_COSTS, ids.MAX_EFFECTS),
                     (ids.R_GAINS, ids.MAX_EFFECTS), (ids.R_FIELDS, ids.MAX_FIELDS),
-                    (ids.R_SCRIPT, ids.MAX_SCRIPT)])
+                    (ids.R_SCRIPT, ids.MAX_SCRIPT), (ids.R_MENUS, ids.MAX_MENUS)])
     for (a, n), (b, _) in itertools.pairwise(spans):
         assert a + n <= b
     assert spans[-1][0] + spans[-1][1] == ids.TABLE_ROWS
@@ -127,6 +127,73 @@ def test_fixed_rows_come_from_the_registered_options_and_gains():
         if t.effects[i, ids.EF_GAINS]:
             assert t.effects[i, ids.EF_FIXED_COST] == 1
             assert t.effects[i, ids.EF_OPTIONS] == 1
+
+
+def test_menu_columns_fit_the_table():
+    assert ids.MC_COST == ids.MC_DATA + 4  # the kernels' option data is 4 ints
+    assert ids.MC_GAINS == ids.MC_COST + ids.COST_SIZE
+    assert ids.MENU_SIZE == ids.MC_GAINS + G.N_GOODS <= ids.TABLE_WIDTH
+    assert ids.EF_SIZE == ids.EF_MENU_GAINS + 1
+    assert sum(len(m.entries) for m in MENUS.values()) <= ids.MAX_MENUS
+
+
+@pytest.mark.parametrize("variant", ("ireland", "france"))
+def test_menu_rows_are_the_registered_menus(variant):
+    """One row per entry of effects.MENUS, in order: the canonical options are the entries, and
+    each row's data, cost and gains are those the reference effect offers and hands out."""
+    from solver.fast.tables import _GainProbe, _cost_row
+    from solver.rules.cards import BUILDINGS
+    from solver.rules.effects import Use
+    from solver.rules.game import new_initial_state
+
+    t = build_tables(variant)
+    state = new_initial_state(variant=variant, players=1, length="long")
+    building = {x.effect: bid for bid, x in BUILDINGS.items()}
+    for key, i in ids.EFFECT_ID.items():
+        if key not in MENUS:
+            assert t.effects[i, ids.EF_MENU] == 0 and t.effects[i, ids.EF_MENU_GAINS] == 0, key
+            continue
+        entries = MENUS[key].entries
+        assert t.effects[i, ids.EF_MENU] == 1, key
+        assert t.effects[i, ids.EF_FIXED_COST] == 0 and t.effects[i, ids.EF_GAINS] == 0, key
+        assert [fn(None) for _, fn in C.CANON_OPTIONS[key]] == list(entries), key
+        use = Use(state, 0, building[key], None, "clergy", [])
+        offered = {o.data: o.cost for o in EFFECTS[key].options(use)}
+        assert list(offered) == list(entries), key
+        for o, data in enumerate(entries):
+            row = t.menus[t.effects[i, ids.EF_MENU_ROW] + o]
+            assert tuple(row[ids.MC_DATA:ids.MC_DATA + len(data)]) == data, key
+            assert not row[ids.MC_DATA + len(data):ids.MC_COST].any(), key
+            assert np.array_equal(row[ids.MC_COST:ids.MC_GAINS], _cost_row(offered[data])), key
+            if t.effects[i, ids.EF_MENU_GAINS]:
+                probe = _GainProbe()
+                EFFECTS[key].resolve(probe, data)
+                got = {int(g): int(row[ids.MC_GAINS + g])
+                       for g in np.nonzero(row[ids.MC_GAINS:ids.MC_GAINS + G.N_GOODS])[0]}
+                assert got == {g: n for g, n in probe.got.items() if n}, (key, data)
+            else:
+                assert not row[ids.MC_GAINS:].any(), key
+    gid = ids.EFFECT_ID
+    fuel = t.menus[t.effects[gid["fuel_merchant"], ids.EF_MENU_ROW]:][:3]
+    assert list(fuel[:, ids.MC_DATA]) == [5, 8, 10]
+    assert list(fuel[:, ids.MC_COST + ids.C_ENERGY]) == [6, 12, 18]
+    assert list(fuel[:, ids.MC_GAINS + G.COIN]) == [5, 8, 10]
+    # the joker's product comes from the wheel: the kernel resolves it
+    for key in ("shipping_company", "cooperage"):
+        assert t.effects[gid[key], ids.EF_MENU_GAINS] == 0, key
+    assert t.effects[gid["inn"], ids.EF_MENU_GAINS] == 1
+
+
+def test_prices_are_the_costs_rows():
+    t = build_tables("ireland")
+    from solver.fast.tables import _cost_row
+
+    for key, cost in PRICES.items():
+        i = ids.EFFECT_ID[key]
+        assert t.effects[i, ids.EF_FIXED_COST] == 0, key
+        assert np.array_equal(t.costs[i], _cost_row(cost)), key
+    tower = t.costs[ids.EFFECT_ID["round_tower"]]
+    assert (tower[ids.C_COINS], tower[G.WHISKEY], tower[ids.C_POINTS]) == (5, 1, 14)
 
 
 # ----- small kernels against their rules twins ---------------------------------------------------

@@ -15,6 +15,7 @@ from cli.main import main
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.search import beam, nrpa, records
+from solver.search import evaluation as E
 from solver.search.beam import beam_search
 from solver.search.mcts import MCTS, TurnGame, mcts_search
 from solver.search.nrpa import NRPA, MoveGame, Moves, Sequence, nrpa_search
@@ -163,9 +164,9 @@ def test_wonder_path_weight_adds_to_the_evaluation_only_while_wonders_are_left()
     W = _sacristy_goods(e.initial_wide(), 1, 1, 1, 1)
     off = PORTFOLIO[0]
     on = off.copy()
-    on[28] = 20.0
-    left = ((32 - W[L.ROUND] + 1) / 32) ** off[26]
-    assert off[28] == 0.0  # the hand-set weightings leave the term off
+    on[E.W_WONDER_PATH] = 20.0
+    left = ((32 - W[L.ROUND] + 1) / 32) ** off[E.W_FADE]
+    assert off[E.W_WONDER_PATH] == 0.0  # the hand-set weightings leave the term off
     assert evaluate(e.T, W, on) - evaluate(e.T, W, off) == pytest.approx(left * 20.0)
     none_left = W.copy()
     none_left[L.WONDERS] = 0
@@ -185,8 +186,9 @@ def test_evaluation_values_a_13th_kind_of_goods_only_while_wonders_are_left():
     W = f.initial_wide()
     none_left = W.copy()
     none_left[L.WONDERS] = 0
-    left = ((32 - W[L.ROUND] + 1) / 32) ** w[26]
-    assert gain(W) - gain(none_left) == pytest.approx(left * w[27] * (169 - 144) / 169)
+    left = ((32 - W[L.ROUND] + 1) / 32) ** w[E.W_FADE]
+    assert gain(W) - gain(none_left) == pytest.approx(left * w[E.W_WONDER_HOPE] * (169 - 144)
+                                                      / 169)
     assert gain(W) > gain(none_left)
 
 

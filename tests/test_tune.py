@@ -16,14 +16,14 @@ from cli.main import main
 from solver.jobs import LocalBackend
 from solver.search import tune as T
 from solver.search import weightsfile as WF
-from solver.search.evaluation import N_WEIGHTS, PORTFOLIO, WEIGHT_NAMES
+from solver.search.evaluation import N_WEIGHTS, PORTFOLIO, W_HOPE, W_SPACE, WEIGHT_NAMES
 
 # a deliberately bad weighting: stock worth next to nothing, settlement cards and space
 # worth far too much (the beam hoards cards and land and scores little)
 BAD = PORTFOLIO[0].copy()
-BAD[:23] *= 0.05
-BAD[23] = 150.0
-BAD[24] = 40.0
+BAD[:W_HOPE] *= 0.05
+BAD[W_HOPE] = 150.0
+BAD[W_SPACE] = 40.0
 
 
 @pytest.fixture(scope="module")

@@ -79,9 +79,15 @@ B_COLS = ("wood", "clay", "stone", "straw", "coins", "terrain_mask", "cloister",
 # settlements: food, energy, economic, dwelling, terrain mask, arrives
 SC_FOOD, SC_ENERGY, SC_ECON, SC_DWELL, SC_TERR, SC_ARRIVES = range(6)
 # effects: canonical option count; 1 if its one option has a fixed cost (costs row); 1 if its
-# function only hands out a fixed set of goods (gains row)
+# function only hands out a fixed set of goods (gains row); 1 if its options are a fixed menu
+# (effects.MENUS), the menu row of its option 1, and 1 if the menu rows' gains are all its
+# function does
 EF_OPTIONS, EF_FIXED_COST, EF_GAINS = range(3)
-EF_SIZE = 3
+EF_MENU, EF_MENU_ROW, EF_MENU_GAINS = 3, 4, 5
+EF_SIZE = 6
+# menu rows (one per entry of effects.MENUS): the option's data, its cost vector, its gains
+MC_DATA, MC_COST, MC_GAINS = 0, 4, 32
+MENU_SIZE = 55
 # misc: variant flags, ids of special buildings
 M_FRANCE, M_DRINK, M_PLAYER_L1, M_NEUTRAL_L1, M_MARKET, M_PRIORY, M_GARDEN, M_COTTAGE = range(8)
 M_WINERY, M_DISTILLERY, M_BROTHER_RATE2, M_ROUND_TOWER = 8, 9, 10, 11
@@ -114,4 +120,6 @@ R_FIELDS = R_GAINS + MAX_EFFECTS  # MAX_FIELDS rows x 4: layout.FIELDS
 MAX_FIELDS = 48
 R_SCRIPT = R_FIELDS + MAX_FIELDS  # MAX_SCRIPT rows x 2: the flow script
 MAX_SCRIPT = 256
-TABLE_ROWS = R_SCRIPT + MAX_SCRIPT
+R_MENUS = R_SCRIPT + MAX_SCRIPT  # MAX_MENUS rows x MENU_SIZE: the menu rows
+MAX_MENUS = 128
+TABLE_ROWS = R_MENUS + MAX_MENUS

@@ -14,6 +14,10 @@ rather than being retyped: ``effects`` holds each effect's canonical option coun
 ``_simple`` rows: Granary, Portico, ...). Those are found by running the registered
 ``options``/``resolve`` against a probe that can only record gains (:class:`_GainProbe`); an
 effect that looks at anything else is left to its kernel in kernels/options.py, resolve.py.
+An effect with one price for options that depend on the state (``effects.PRICES``: the
+wonder buildings, the point mixes) has it in its ``costs`` row too. ``menus`` has one row per
+entry of a fixed menu (``effects.MENUS``: Fuel Merchant, Inn, ...): the option's data and
+cost, and the goods its function hands out where that is all it does (found by the probe).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import numpy as np
 from solver.rules import canonical as C
 from solver.rules import goods as G
 from solver.rules.cards import BUILDING_IDS, BUILDINGS, GAME, SETTLEMENTS, building_set
-from solver.rules.effects import EFFECTS
+from solver.rules.effects import EFFECTS, MENUS, PRICES
 from solver.rules.profile import RULEBOOK, RuleProfile
 from solver.rules.schedule import solo_script
 
@@ -55,6 +59,7 @@ class Tables(NamedTuple):
     gains: np.ndarray  # (n_effects, 23) the fixed goods of a gains-only effect
     fields: np.ndarray  # layout.FIELDS: how the wide state packs
     script: np.ndarray  # (n, 2): flow step kind (STEP_KINDS), argument
+    menus: np.ndarray  # (n_entries, MENU_SIZE): the fixed menus' options, columns MC_*
 
 
 def _assemble(parts: dict[str, np.ndarray]) -> Tables:
@@ -66,7 +71,7 @@ def _assemble(parts: dict[str, np.ndarray]) -> Tables:
             "land": (ids.R_LAND, None), "misc": (ids.R_MISC, None),
             "effects": (ids.R_EFFECTS, ids.MAX_EFFECTS), "costs": (ids.R_COSTS, ids.MAX_EFFECTS),
             "gains": (ids.R_GAINS, ids.MAX_EFFECTS), "fields": (ids.R_FIELDS, ids.MAX_FIELDS),
-            "script": (ids.R_SCRIPT, ids.MAX_SCRIPT)}
+            "script": (ids.R_SCRIPT, ids.MAX_SCRIPT), "menus": (ids.R_MENUS, ids.MAX_MENUS)}
     views = {}
     for name, (r0, cap) in rows.items():
         a = np.asarray(parts[name], dtype=np.int64)
@@ -89,9 +94,11 @@ TERR_BIT = {"W": 1 << L.T_WATER, "C": 1 << L.T_COAST, "P": 1 << L.T_PLAINS,
 
 
 class _GainProbe:
-    """Stands in for an effects.Use that knows nothing but how to receive goods."""
+    """Stands in for an effects.Use that knows nothing but the rule profile and how to receive
+    goods."""
 
-    def __init__(self):
+    def __init__(self, profile: RuleProfile = RULEBOOK):
+        self.profile = profile
         self.got: dict[int, int] = {}
 
     def gain(self, good: int, n: int = 1, pennies: bool = False) -> None:
@@ -114,8 +121,10 @@ def _cost_row(cost) -> np.ndarray:
     return row
 
 
-def effect_rows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(effects, costs, gains) from the effect registry and CANON_OPTIONS (module docstring)."""
+def effect_rows(profile: RuleProfile = RULEBOOK
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(effects, costs, gains, menus) from the effect registry, its MENUS and PRICES, and
+    CANON_OPTIONS (module docstring)."""
     if set(EFFECTS) != set(ids.EFFECT_KEYS):
         raise ValueError("ids.EFFECT_KEYS and the effect registry differ: "
                          f"{sorted(set(EFFECTS) ^ set(ids.EFFECT_KEYS))}")
@@ -123,9 +132,33 @@ def effect_rows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     eff = np.zeros((n, ids.EF_SIZE), dtype=np.int64)
     costs = np.zeros((n, ids.COST_SIZE), dtype=np.int64)
     gains = np.zeros((n, G.N_GOODS), dtype=np.int64)
+    menus = np.zeros((sum(len(m.entries) for m in MENUS.values()), ids.MENU_SIZE),
+                     dtype=np.int64)
+    row = 0
     for i, key in enumerate(ids.EFFECT_KEYS):
         # an effect without canonical options (Carpentry) is not in a solo game
         eff[i, ids.EF_OPTIONS] = len(C.CANON_OPTIONS.get(key, ()))
+        if key in PRICES:
+            costs[i] = _cost_row(PRICES[key])
+        if key in MENUS:
+            eff[i, ids.EF_MENU] = 1
+            eff[i, ids.EF_MENU_ROW] = row
+            eff[i, ids.EF_MENU_GAINS] = 1
+            first = row
+            for data in MENUS[key].entries:
+                probe = _GainProbe(profile)
+                menus[row, ids.MC_DATA:ids.MC_DATA + len(data)] = data
+                menus[row, ids.MC_COST:ids.MC_GAINS] = _cost_row(MENUS[key].cost(probe, data))
+                try:
+                    EFFECTS[key].resolve(probe, data)
+                except (AttributeError, TypeError, IndexError, KeyError):
+                    eff[i, ids.EF_MENU_GAINS] = 0  # the function does more than hand out goods
+                for good, k in probe.got.items():
+                    menus[row, ids.MC_GAINS + good] = k
+                row += 1
+            if not eff[i, ids.EF_MENU_GAINS]:
+                menus[first:row, ids.MC_GAINS:] = 0
+            continue
         probe = _GainProbe()
         try:
             options = EFFECTS[key].options(probe)
@@ -142,7 +175,7 @@ def effect_rows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         eff[i, ids.EF_GAINS] = 1
         for good, k in probe.got.items():
             gains[i, good] = k
-    return eff, costs, gains
+    return eff, costs, gains, menus
 
 
 def build_tables(variant: str, profile: RuleProfile = RULEBOOK, colours=("R", "G")) -> Tables:
@@ -207,7 +240,8 @@ def build_tables(variant: str, profile: RuleProfile = RULEBOOK, colours=("R", "G
     misc[ids.M_DISTILLERY] = idx["I21"]
     misc[ids.M_BROTHER_RATE2] = int(round(2 * profile.brotherhood_rate_solo))
     misc[ids.M_ROUND_TOWER] = idx["I35"]
-    effects, costs, gains = effect_rows()
+    effects, costs, gains, menus = effect_rows(profile)
     return _assemble({"buildings": b, "settlements": s, "values": values, "orders": orders,
                       "wheel": wheel, "land": land, "misc": misc, "effects": effects,
-                      "costs": costs, "gains": gains, "fields": L.FIELDS, "script": script})
+                      "costs": costs, "gains": gains, "fields": L.FIELDS, "script": script,
+                      "menus": menus})

@@ -63,6 +63,7 @@ from __future__ import annotations
 from . import actions as A
 from . import frames as F
 from . import goods as G
+from .effects import MENUS
 from .cards import BUILDING_IDS, BUILDING_INDEX, BUILDINGS
 from .game import RuleError, State
 from .payment import Cost, pay_coins, pay_goods, payable_goods
@@ -113,6 +114,12 @@ def _k(n):
 def _const(*data):
     """An option whose concrete choice does not depend on the state."""
     return lambda u: data
+
+
+def _menu(key: str, label):
+    """One option per entry of an effect's fixed menu (effects.MENUS), in order; ``label``
+    takes the entry's data."""
+    return [(label(*d), _const(*d)) for d in MENUS[key].entries]
 
 
 def _bake(m: int):
@@ -202,7 +209,7 @@ CANON_OPTIONS: dict[str, list] = {
                   ("joker", _wheel("grapes", True))],
     "priory": _SINGLE, "cloister_garden": _SINGLE, "cottage": _SINGLE, "palace": _SINGLE,
     "grand_manor": _SINGLE, "use_unbuilt_building": _SINGLE,
-    "cloister_courtyard": [(f"6 {G.NAMES[g]}", _const(g)) for g in G.BASIC],
+    "cloister_courtyard": _menu("cloister_courtyard", lambda g: f"6 {G.NAMES[g]}"),
     "grain_storage": _SINGLE, "granary": _SINGLE,
     "windmill": [("max", _max_conv(lambda u: min(7, u.goods[G.GRAIN])))],
     "malthouse": [("max", _max_conv(lambda u: u.goods[G.GRAIN])),
@@ -213,48 +220,42 @@ CANON_OPTIONS: dict[str, list] = {
     "brewery": [("brew max", lambda u: (_brew_max(u), 0)),
                 ("brew max, sell 1", lambda u: (_brew_max(u), 1)),
                 ("sell 1", lambda u: (0, 1))],
-    "fuel_merchant": [(f"{c} coins", _k(c)) for c in (5, 8, 10)],
+    "fuel_merchant": _menu("fuel_merchant", lambda c: f"{c} coins"),
     "peat_coal_kiln": [("no peat", _k(0)), ("all peat", lambda u: (u.goods[G.PEAT],))],
     "market": _SINGLE,
-    "false_lighthouse": [("beer", _k(G.BEER)), ("whiskey", _k(G.WHISKEY))],
+    "false_lighthouse": _menu("false_lighthouse", lambda g: G.NAMES[g]),
     "spinning_mill": _SINGLE, "harbor_promenade": _SINGLE, "houseboat": _SINGLE,
-    "stone_merchant": [(f"{k} stone", _k(k)) for k in range(1, 6)],
+    "stone_merchant": _menu("stone_merchant", lambda k: f"{k} stone"),
     "builders_market": _SINGLE,
-    "sacred_site": [(f"{G.NAMES[a]}/{G.NAMES[b]}", _const(a, b))
-                    for a in (G.GRAIN, G.MALT) for b in (G.BEER, G.WHISKEY)],
+    "sacred_site": _menu("sacred_site", lambda a, b: f"{G.NAMES[a]}/{G.NAMES[b]}"),
     "financed_estate": _SINGLE,
-    "druids_house": [(f"5 {G.NAMES[a]} + 3 {G.NAMES[b]}", _const(a, b))
-                     for a in G.BASIC for b in G.BASIC if a != b],
+    "druids_house": _menu("druids_house", lambda a, b: f"5 {G.NAMES[a]} + 3 {G.NAMES[b]}"),
     "cloister_chapter_house": _SINGLE,
     "cloister_library": [(f"{k} books, {s} trade", _const(k, s))
                          for k in range(4) for s in range(2) if k or s],
     "scriptorium": _SINGLE,
-    "cloister_workshop": [(f"{c} ceramic, {s} ornament", _const(c, s))
-                          for c in range(4) for s in range(2) if c or s],
+    "cloister_workshop": _menu("cloister_workshop", lambda c, s: f"{c} ceramic, {s} ornament"),
     "slaughterhouse": [("max", _max_conv(lambda u: min(
         u.goods[G.SHEEP], u.goods[G.STRAW] + u.goods[G.GRAIN])))],
-    "inn": [(f"{f} food, {w} wine", _const(f, w))
-            for f in range(8) for w in range(2) if f or w],
-    "alehouse": [(f"{b} beer, {w} whiskey", _const(b, w))
-                 for b in range(2) for w in range(2) if b or w],
+    "inn": _menu("inn", lambda f, w: f"{f} food, {w} wine"),
+    "alehouse": _menu("alehouse", lambda b, w: f"{b} beer, {w} whiskey"),
     "winery": [("press max", lambda u: (u.goods[G.GRAPES], 0)),
                ("press max, sell 1", lambda u: (u.goods[G.GRAPES], 1)),
                ("sell 1", lambda u: (0, 1))],
     "whiskey_distillery": [("max", _max_conv(
         lambda u: min(u.goods[G.MALT], u.goods[G.WOOD], u.goods[G.PEAT])))],
     "bathhouse": _SINGLE, "locutory": _SINGLE,
-    "cloister_church": [(f"{k} reliquary", _k(k)) for k in (1, 2)],
-    "chapel": [(f"{b} book, {r} reliquary", _const(b, r))
-               for b in range(2) for r in range(4) if b or r],
+    "cloister_church": _menu("cloister_church", lambda k: f"{k} reliquary"),
+    "chapel": _menu("chapel", lambda b, r: f"{b} book, {r} reliquary"),
     "chamber_of_wonders": _SINGLE, "portico": _SINGLE, "shipyard": _SINGLE,
     "castle": _SINGLE,
     "forest_hut": [("first forest", _first_forest)],
     "town_estate": _SINGLE,
     "refectory": [(f"{k} ceramic", _k(k)) for k in range(5)],
-    "coal_harbor": [(f"{k} conversions", _k(k)) for k in (1, 2, 3)],
+    "coal_harbor": _menu("coal_harbor", lambda k: f"{k} conversions"),
     "calefactory": _SINGLE, "filial_church": _SINGLE,
-    "shipping_company": [(G.NAMES[g], _k(g)) for g in (G.MEAT, G.BREAD, G.WINE)],
-    "cooperage": [(G.NAMES[g], _k(g)) for g in (G.BEER, G.WHISKEY)],
+    "shipping_company": _menu("shipping_company", lambda g: G.NAMES[g]),
+    "cooperage": _menu("cooperage", lambda g: G.NAMES[g]),
     "sacristy": _SINGLE,
     "forgers_workshop": [(f"{k} reliquaries", _k(k)) for k in (1, 2, 3)]
     + [("max reliquaries", _max_conv(lambda u: max(0, (G.money(u.goods) - 5) // 10 + 1)))],
@@ -264,15 +265,14 @@ CANON_OPTIONS: dict[str, list] = {
                                     (G.BOOK, G.BOOK), (G.BOOK, G.CERAMIC),
                                     (G.BOOK, G.ORNAMENT), (G.CERAMIC, G.CERAMIC),
                                     (G.CERAMIC, G.ORNAMENT), (G.ORNAMENT, G.ORNAMENT))],
-    "camera": [(f"{k} times", _k(k)) for k in (1, 2)],
+    "camera": _menu("camera", lambda k: f"{k} times"),
     "dormitory": [("ceramic only", _k(0)), ("max books", _max_conv(lambda u: min(
         u.goods[G.STRAW] + u.goods[G.GRAIN], u.goods[G.WOOD])))],
     "bulwark": _SINGLE,
     "printing_office": [(f"{k} forests", _k(k)) for k in range(1, 5)],
     "festival_ground": [("largest", _mix_option(_festival_limit)),
                         ("sacristy set", _mix_option(_festival_limit, (1, 1, 1, 1)))],
-    "estate": [(f"{e} energy, {f} food", _const(e, f))
-               for e in range(3) for f in range(3) if 1 <= e + f <= 2],
+    "estate": _menu("estate", lambda e, f: f"{e} energy, {f} food"),
     "house_of_the_brotherhood": [("largest", _mix_option(_brotherhood_limit)),
                                  ("sacristy set", _mix_option(_brotherhood_limit, (1, 1, 1, 1)))],
 }

@@ -13,6 +13,11 @@ Each effect is registered under the ``effect_key`` of ``buildings.csv``:
   kennerspiel defects of profile fields such as ``shipyard_uncapped``. They are never legal
   actions of the engine's own, under any profile.
 
+An effect whose options are a fixed menu (Fuel Merchant, Inn, ...) is registered with its
+entries in ``MENUS``, and the one price of an effect whose options depend on the state (the
+wonder buildings, the point mixes) is in ``PRICES``: canonical.py and the fast engine's tables
+read these, so each number is written once.
+
 ``u`` is a :class:`Use`: who uses which building, where it stands (None for an unbuilt
 building used through a Hospice/Guesthouse), and how (clergy / free / contract). Following
 buildings.md §1 "whose you", every input, output and landscape-dependent part belongs to the
@@ -23,7 +28,7 @@ A chain of free uses never uses the same building twice (the Garden/Cottage cann
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import product
 
 from . import frames as F
@@ -162,6 +167,43 @@ class Use:
         return sum(1 for _, bid in self.me.land.buildings() if BUILDINGS[bid].cloister)
 
 
+@dataclass(frozen=True)
+class Menu:
+    """A fixed menu: the data of each option in order, and its price; neither depends on the
+    state (a label may)."""
+
+    entries: tuple
+    cost: Callable  # (u, data) -> Cost; reads at most the rule profile
+
+
+#: the effects whose options are a fixed menu (canonical.py offers one option per entry;
+#: solver/fast/tables.py makes each entry a row of the fast engine)
+MENUS: dict[str, Menu] = {}
+#: the effects whose every option pays one price although what they offer depends on the state
+#: (wonders left, the point mixes); solver/fast/tables.py puts it in their ``costs`` row
+PRICES: dict[str, Cost] = {}
+
+
+def _menu(key: str, entries, label: Callable, cost: Callable, resolve: Callable,
+          quirks: Callable | None = None) -> None:
+    """An effect whose options are the fixed ``entries`` (their data): ``label(u, data)``,
+    ``cost(u, data)``."""
+    menu = MENUS[key] = Menu(tuple(entries), cost)
+    effect(key, lambda u: [Option(label(u, d), d, menu.cost(u, d)) for d in menu.entries],
+           resolve, quirks)
+
+
+def _price(key: str) -> Cost:
+    """A fresh copy of an effect's one price (PRICES)."""
+    cost = PRICES[key]
+    return replace(cost, goods=dict(cost.goods))
+
+
+def _free(u, data) -> Cost:
+    """The price of a menu entry that costs nothing."""
+    return Cost()
+
+
 def _simple(key: str, label: str, gains: dict[int, int], cost: Cost | None = None) -> None:
     """An effect with one option: pay ``cost``, receive ``gains``."""
     effect(key, lambda u: [Option(label, (), cost or Cost())],
@@ -252,10 +294,9 @@ def _distinct_pay(k: int) -> Cost:
     return Cost(distinct=k)
 
 
-effect("cloister_courtyard",
-       lambda u: [Option(f"give 3 different goods, take 6 {G.NAMES[g]}", (g,), _distinct_pay(3))
-                  for g in G.BASIC],
-       lambda u, data: u.gain(data[0], 6))
+_menu("cloister_courtyard", [(g,) for g in G.BASIC],
+      lambda u, d: f"give 3 different goods, take 6 {G.NAMES[d[0]]}",
+      lambda u, d: _distinct_pay(3), lambda u, data: u.gain(data[0], 6))
 _simple("grain_storage", "pay 1 coin, take 6 grain", {G.GRAIN: 6}, Cost(coins=1))
 _simple("granary", "pay 1 coin, take 4 grain and 1 book", {G.GRAIN: 4, G.BOOK: 1},
         Cost(coins=1))
@@ -295,11 +336,10 @@ def _brewery_options(u: Use):
 
 effect("brewery", _brewery_options,
        lambda u, data: u.gain_all({G.BEER: data[0] - data[1], G.COIN: 7 * data[1]}))
-_FUEL = ((3, 5), (6, 8), (9, 10))
-effect("fuel_merchant",
-       lambda u: [Option(f"{e} energy for {c} coins", (c,), Cost(energy2=2 * e))
-                  for e, c in _FUEL],
-       lambda u, data: u.gain(G.COIN, data[0]))
+_FUEL = {5: 3, 8: 6, 10: 9}  # coins: the energy they cost
+_menu("fuel_merchant", [(c,) for c in _FUEL],
+      lambda u, d: f"{_FUEL[d[0]]} energy for {d[0]} coins",
+      lambda u, d: Cost(energy2=2 * _FUEL[d[0]]), lambda u, data: u.gain(G.COIN, data[0]))
 effect("peat_coal_kiln",
        lambda u: [Option(f"take 1 peat coal + 1 coin, convert {k} peat", (k,), Cost({G.PEAT: k}))
                   for k in range(u.goods[G.PEAT] + 1)],
@@ -307,9 +347,9 @@ effect("peat_coal_kiln",
 effect("market", lambda u: [Option("give 4 different goods, take 1 bread + 7 coins", (),
                                    _distinct_pay(4))],
        lambda u, data: u.gain_all({G.BREAD: 1, G.COIN: 7}))
-effect("false_lighthouse",
-       lambda u: [Option(f"take 3 coins + 1 {G.NAMES[g]}", (g,)) for g in (G.BEER, G.WHISKEY)],
-       lambda u, data: u.gain_all({G.COIN: 3, data[0]: 1}))
+_menu("false_lighthouse", [(g,) for g in (G.BEER, G.WHISKEY)],
+      lambda u, d: f"take 3 coins + 1 {G.NAMES[d[0]]}", _free,
+      lambda u, data: u.gain_all({G.COIN: 3, data[0]: 1}))
 
 
 def _spinning(sheep: int) -> int:
@@ -324,10 +364,9 @@ _simple("harbor_promenade", "take 1 wood, 1 wine, 1 coin, 1 ceramic",
         {G.WOOD: 1, G.WINE: 1, G.COIN: 1, G.CERAMIC: 1})
 _simple("houseboat", "take 1 wood, 1 malt, 1 coin, 1 peat",
         {G.WOOD: 1, G.MALT: 1, G.COIN: 1, G.PEAT: 1})
-effect("stone_merchant",
-       lambda u: [Option(f"{k} stone", (k,), Cost(food=2 * k, energy2=2 * k))
-                  for k in range(1, 6)],
-       lambda u, data: u.gain(G.STONE, data[0]))
+_menu("stone_merchant", [(k,) for k in range(1, 6)], lambda u, d: f"{d[0]} stone",
+      lambda u, d: Cost(food=2 * d[0], energy2=2 * d[0]),
+      lambda u, data: u.gain(G.STONE, data[0]))
 _simple("builders_market", "pay 2 coins, take 2 wood, 2 clay, 1 stone, 1 straw",
         {G.WOOD: 2, G.CLAY: 2, G.STONE: 1, G.STRAW: 1}, Cost(coins=2))
 
@@ -344,17 +383,14 @@ effect("carpentry",
 
 
 # ----- A buildings ------------------------------------------------------------------------
-effect("sacred_site",
-       lambda u: [Option(f"take 1 book, 2 {G.NAMES[a]}, 1 {G.NAMES[b]}", (a, b))
-                  for a in (G.GRAIN, G.MALT) for b in (G.BEER, G.WHISKEY)],
-       lambda u, data: u.gain_all({G.BOOK: 1, data[0]: 2, data[1]: 1}))
+_menu("sacred_site", [(a, b) for a in (G.GRAIN, G.MALT) for b in (G.BEER, G.WHISKEY)],
+      lambda u, d: f"take 1 book, 2 {G.NAMES[d[0]]}, 1 {G.NAMES[d[1]]}", _free,
+      lambda u, data: u.gain_all({G.BOOK: 1, data[0]: 2, data[1]: 1}))
 _simple("financed_estate", "pay 1 coin, take 1 book, 1 bread, 2 grapes, 2 flour",
         {G.BOOK: 1, G.BREAD: 1, G.GRAPES: 2, G.FLOUR: 2}, Cost(coins=1))
-effect("druids_house",
-       lambda u: [Option(f"pay 1 book, take 5 {G.NAMES[a]} + 3 {G.NAMES[b]}", (a, b),
-                         Cost({G.BOOK: 1}))
-                  for a in G.BASIC for b in G.BASIC if a != b],
-       lambda u, data: u.gain_all({data[0]: 5, data[1]: 3}))
+_menu("druids_house", [(a, b) for a in G.BASIC for b in G.BASIC if a != b],
+      lambda u, d: f"pay 1 book, take 5 {G.NAMES[d[0]]} + 3 {G.NAMES[d[1]]}",
+      lambda u, d: Cost({G.BOOK: 1}), lambda u, data: u.gain_all({data[0]: 5, data[1]: 3}))
 _simple("cloister_chapter_house", "take 1 each of clay, wood, peat, sheep, grain, coin",
         {G.CLAY: 1, G.WOOD: 1, G.PEAT: 1, G.SHEEP: 1, G.GRAIN: 1, G.COIN: 1})
 
@@ -374,11 +410,10 @@ effect("cloister_library", _library_options,
                                    G.WINE: data[1]}))
 _simple("scriptorium", "pay 1 coin, take 1 book, 1 meat, 1 whiskey",
         {G.BOOK: 1, G.MEAT: 1, G.WHISKEY: 1}, Cost(coins=1))
-effect("cloister_workshop",
-       lambda u: [Option(f"{c} clay to ceramic, {s} stone to ornament", (c, s),
-                         Cost({G.CLAY: c, G.STONE: s}, energy2=2 * (c + s)))
-                  for c in range(4) for s in range(2) if c or s],
-       lambda u, data: u.gain_all({G.CERAMIC: data[0], G.ORNAMENT: data[1]}))
+_menu("cloister_workshop", [(c, s) for c in range(4) for s in range(2) if c or s],
+      lambda u, d: f"{d[0]} clay to ceramic, {d[1]} stone to ornament",
+      lambda u, d: Cost({G.CLAY: d[0], G.STONE: d[1]}, energy2=2 * (d[0] + d[1])),
+      lambda u, data: u.gain_all({G.CERAMIC: data[0], G.ORNAMENT: data[1]}))
 effect("slaughterhouse",
        lambda u: [Option(f"{k} sheep + {k} straw to {k} meat", (k,),
                          Cost({G.SHEEP: k, G.STRAW: k}))
@@ -388,16 +423,14 @@ effect("slaughterhouse",
 
 
 # ----- B buildings ------------------------------------------------------------------------
-effect("inn",
-       lambda u: [Option(f"{f} food to {f} coins, {w} wine to {6 * w} coins", (f, w),
-                         Cost({G.WINE: w}, food=f))
-                  for f in range(8) for w in range(2) if f or w],
-       lambda u, data: (u.gain(G.COIN, data[0], pennies=True), u.gain(G.COIN, 6 * data[1])))
-effect("alehouse",
-       lambda u: [Option(f"sell {b} beer for 8, {w} whiskey for 7", (b, w),
-                         Cost({G.BEER: b, G.WHISKEY: w}))
-                  for b in range(2) for w in range(2) if b or w],
-       lambda u, data: u.gain(G.COIN, 8 * data[0] + 7 * data[1]))
+_menu("inn", [(f, w) for f in range(8) for w in range(2) if f or w],
+      lambda u, d: f"{d[0]} food to {d[0]} coins, {d[1]} wine to {6 * d[1]} coins",
+      lambda u, d: Cost({G.WINE: d[1]}, food=d[0]),
+      lambda u, data: (u.gain(G.COIN, data[0], pennies=True), u.gain(G.COIN, 6 * data[1])))
+_menu("alehouse", [(b, w) for b in range(2) for w in range(2) if b or w],
+      lambda u, d: f"sell {d[0]} beer for 8, {d[1]} whiskey for 7",
+      lambda u, d: Cost({G.BEER: d[0], G.WHISKEY: d[1]}),
+      lambda u, data: u.gain(G.COIN, 8 * data[0] + 7 * data[1]))
 
 
 def _winery_options(u: Use):
@@ -434,17 +467,18 @@ def _locutory(u: Use, data):
 
 effect("locutory", lambda u: [Option("pay 2 coins, prior comes home, then build", (),
                                      Cost(coins=2))], _locutory)
-effect("cloister_church",
-       lambda u: [Option(f"{k} bread + {k} wine to {k} reliquary", (k,),
-                         Cost({G.BREAD: k, G.WINE: k})) for k in (1, 2)],
-       lambda u, data: u.gain(G.RELIQUARY, data[0]))
-effect("chapel",
-       lambda u: [Option(f"{b} coin to book, {r} beer + whiskey to reliquary", (b, r),
-                         Cost({G.BEER: r, G.WHISKEY: r}, coins=b))
-                  for b in range(2) for r in range(4) if b or r],
-       lambda u, data: u.gain_all({G.BOOK: data[0], G.RELIQUARY: data[1]}))
+_menu("cloister_church", [(k,) for k in (1, 2)],
+      lambda u, d: f"{d[0]} bread + {d[0]} wine to {d[0]} reliquary",
+      lambda u, d: Cost({G.BREAD: d[0], G.WINE: d[0]}),
+      lambda u, data: u.gain(G.RELIQUARY, data[0]))
+_menu("chapel", [(b, r) for b in range(2) for r in range(4) if b or r],
+      lambda u, d: f"{d[0]} coin to book, {d[1]} beer + whiskey to reliquary",
+      lambda u, d: Cost({G.BEER: d[1], G.WHISKEY: d[1]}, coins=d[0]),
+      lambda u, data: u.gain_all({G.BOOK: data[0], G.RELIQUARY: data[1]}))
+PRICES["chamber_of_wonders"] = _distinct_pay(13)
 effect("chamber_of_wonders",
-       lambda u: [Option("give 13 different goods, take a wonder", (), _distinct_pay(13))]
+       lambda u: [Option("give 13 different goods, take a wonder", (),
+                         _price("chamber_of_wonders"))]
        if u.state.g.wonders_left else [],
        lambda u, data: _take_wonder(u))
 _simple("portico", "pay 1 reliquary, take 2 each of stone, clay, wood, peat, coin, grain, sheep",
@@ -491,10 +525,10 @@ def _coal_input(u: Use) -> int:
     return G.PEAT if u.profile.coal_harbor_input == "peat" else G.COAL
 
 
-effect("coal_harbor",
-       lambda u: [Option(f"{k} {G.NAMES[_coal_input(u)]} to {3 * k} coins + {k} whiskey", (k,),
-                         Cost({_coal_input(u): k})) for k in (1, 2, 3)],
-       lambda u, data: u.gain_all({G.COIN: 3 * data[0], G.WHISKEY: data[0]}))
+_menu("coal_harbor", [(k,) for k in (1, 2, 3)],
+      lambda u, d: f"{d[0]} {G.NAMES[_coal_input(u)]} to {3 * d[0]} coins + {d[0]} whiskey",
+      lambda u, d: Cost({_coal_input(u): d[0]}),
+      lambda u, data: u.gain_all({G.COIN: 3 * data[0], G.WHISKEY: data[0]}))
 effect("calefactory",
        lambda u: [Option("pay 1 coin, then fell trees and/or cut peat", (), Cost(coins=1))],
        lambda u, data: u.grant(F.GrantFellCutFrame(user=u.user)))
@@ -514,14 +548,12 @@ def _joker_product(u: Use, data):
     u.state.wheel_bonus(data[0])
 
 
-effect("shipping_company",
-       lambda u: [Option(f"3 energy for {u.wheel.yield_of('joker')} {G.NAMES[g]} (joker)", (g,),
-                         Cost(energy2=6)) for g in (G.MEAT, G.BREAD, G.WINE)],
-       _joker_product)
-effect("cooperage",
-       lambda u: [Option(f"3 wood for {u.wheel.yield_of('joker')} {G.NAMES[g]} (joker)", (g,),
-                         Cost({G.WOOD: 3})) for g in (G.BEER, G.WHISKEY)],
-       _joker_product,
+_menu("shipping_company", [(g,) for g in (G.MEAT, G.BREAD, G.WINE)],
+      lambda u, d: f"3 energy for {u.wheel.yield_of('joker')} {G.NAMES[d[0]]} (joker)",
+      lambda u, d: Cost(energy2=6), _joker_product)
+_menu("cooperage", [(g,) for g in (G.BEER, G.WHISKEY)],
+      lambda u, d: f"3 wood for {u.wheel.yield_of('joker')} {G.NAMES[d[0]]} (joker)",
+      lambda u, d: Cost({G.WOOD: 3}), _joker_product,
        # quirk 18 (buildings.md I33): the one-parameter form names no product: the wood is
        # paid and the joker reset, nothing is received
        lambda u: [Option("3 wood, no product named: the joker resets (kennerspiel)", (None,),
@@ -553,9 +585,10 @@ def _sacristy_quirks(u: Use):
     return out
 
 
+PRICES["sacristy"] = Cost({G.BOOK: 1, G.CERAMIC: 1, G.ORNAMENT: 1, G.RELIQUARY: 1})
 effect("sacristy",
        lambda u: [Option("give book, ceramic, ornament, reliquary, take a wonder", (),
-                         Cost({G.BOOK: 1, G.CERAMIC: 1, G.ORNAMENT: 1, G.RELIQUARY: 1}))]
+                         _price("sacristy"))]
        if u.state.g.wonders_left else [],
        _sacristy_resolve, _sacristy_quirks)
 
@@ -570,9 +603,10 @@ effect("forgers_workshop",
                          Cost(coins=5 + 10 * (k - 1)))
                   for k in range(1, max(0, (_forger_money(u) - 5) // 10 + 1) + 1)],
        lambda u, data: u.gain(G.RELIQUARY, data[0]))
+PRICES["round_tower"] = Cost({G.WHISKEY: 1}, coins=5, points=14)
 effect("round_tower",
        lambda u: [Option("pay 5 coins, 1 whiskey and goods worth 14 points, take a wonder", (),
-                         Cost({G.WHISKEY: 1}, coins=5, points=14))]
+                         _price("round_tower"))]
        if u.state.g.wonders_left else [],
        lambda u, data: _take_wonder(u))
 
@@ -603,10 +637,10 @@ def _pilgrimage_options(u: Use):
 effect("pilgrimage_site", _pilgrimage_options,
        lambda u, data: u.gain_all(dict(zip((G.BOOK, G.CERAMIC, G.ORNAMENT, G.RELIQUARY),
                                            data[0]))))
-effect("camera",
-       lambda u: [Option(f"{k} book + ceramic to coin + clay + reliquary", (k,),
-                         Cost({G.BOOK: k, G.CERAMIC: k})) for k in (1, 2)],
-       lambda u, data: u.gain_all({G.COIN: data[0], G.CLAY: data[0], G.RELIQUARY: data[0]}))
+_menu("camera", [(k,) for k in (1, 2)],
+      lambda u, d: f"{d[0]} book + ceramic to coin + clay + reliquary",
+      lambda u, d: Cost({G.BOOK: d[0], G.CERAMIC: d[0]}),
+      lambda u, data: u.gain_all({G.COIN: data[0], G.CLAY: data[0], G.RELIQUARY: data[0]}))
 effect("dormitory",
        lambda u: [Option(f"take 1 ceramic, {k} straw + wood to book", (k,),
                          Cost({G.STRAW: k, G.WOOD: k}))
@@ -663,16 +697,17 @@ def _festival_limit(u: Use) -> int:
     return len(u.me.land.features("forest")) + len(u.me.land.features("moor"))
 
 
+PRICES["festival_ground"] = Cost({G.BEER: 1})
 effect("festival_ground",
-       lambda u: [Option(f"pay 1 beer, take {_mix_label(m)}", (list(m),), Cost({G.BEER: 1}))
+       lambda u: [Option(f"pay 1 beer, take {_mix_label(m)}", (list(m),),
+                         _price("festival_ground"))
                   for m in _point_mixes(_festival_limit(u))],
        lambda u, data: u.gain_all(dict(zip((G.BOOK, G.CERAMIC, G.ORNAMENT, G.RELIQUARY),
                                            data[0]))))
-effect("estate",
-       lambda u: [Option(f"{e} x 6 energy + {f} x 10 food to {e + f} book + ornament", (e, f),
-                         Cost(food=10 * f, energy2=12 * e))
-                  for e in range(3) for f in range(3) if 1 <= e + f <= 2],
-       lambda u, data: u.gain_all({G.BOOK: data[0] + data[1], G.ORNAMENT: data[0] + data[1]}))
+_menu("estate", [(e, f) for e in range(3) for f in range(3) if 1 <= e + f <= 2],
+      lambda u, d: f"{d[0]} x 6 energy + {d[1]} x 10 food to {d[0] + d[1]} book + ornament",
+      lambda u, d: Cost(food=10 * d[1], energy2=12 * d[0]),
+      lambda u, data: u.gain_all({G.BOOK: data[0] + data[1], G.ORNAMENT: data[0] + data[1]}))
 
 
 def _brotherhood_limit(u: Use) -> int:
@@ -683,8 +718,10 @@ def _brotherhood_limit(u: Use) -> int:
     return int(rate * u.count_cloisters())
 
 
+PRICES["house_of_the_brotherhood"] = Cost(coins=5)
 effect("house_of_the_brotherhood",
-       lambda u: [Option(f"pay 5 coins, take {_mix_label(m)}", (list(m),), Cost(coins=5))
+       lambda u: [Option(f"pay 5 coins, take {_mix_label(m)}", (list(m),),
+                         _price("house_of_the_brotherhood"))
                   for m in _point_mixes(_brotherhood_limit(u))],
        lambda u, data: u.gain_all(dict(zip((G.BOOK, G.CERAMIC, G.ORNAMENT, G.RELIQUARY),
                                            data[0]))))

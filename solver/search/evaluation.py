@@ -38,31 +38,36 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solver.fast import ids as I
 from solver.fast import layout as L
 from solver.fast.ids import (
     BC_ECON,
     BC_EFFECT,
+    C_COINS,
+    C_POINTS,
     E_CHAMBER,
     E_ROUND_TOWER,
     E_SACRISTY,
     R_BUILDINGS,
+    R_COSTS,
     R_SETTLEMENTS,
+    R_VALUES,
     SC_DWELL,
     SC_ECON,
 )
 from solver.fast.kernels.api import dwelling_of
 from solver.fast.kernels.board import cell_col, cell_index, cell_row
-from solver.fast.kernels.goods import goods_points
-from solver.rules import goods as G
+from solver.fast.kernels.goods import coin_value, goods_points
+from solver.rules.goods import NAMES
 
 # point value of one tile in stock, by good id (see module docstring)
 _GOOD_VALUE = {
-    G.WOOD: 0.8, G.WHISKEY: 1.0, G.GRAIN: 0.5, G.STRAW: 0.4, G.SHEEP: 0.8, G.MEAT: 1.5,
-    G.CLAY: 0.8, G.CERAMIC: 0.5, G.PEAT: 0.8, G.COAL: 1.3, G.COIN: 0.5, G.BOOK: 0.8,
-    G.NICKEL: 0.5, G.RELIQUARY: 0.5, G.STONE: 1.5, G.ORNAMENT: 0.5, G.GRAPES: 0.6,
-    G.WINE: 1.0, G.FLOUR: 0.6, G.BREAD: 1.2, G.MALT: 0.7, G.BEER: 2.0, G.WONDER: 0.0,
+    I.WOOD: 0.8, I.WHISKEY: 1.0, I.GRAIN: 0.5, I.STRAW: 0.4, I.SHEEP: 0.8, I.MEAT: 1.5,
+    I.CLAY: 0.8, I.CERAMIC: 0.5, I.PEAT: 0.8, I.COAL: 1.3, I.COIN: 0.5, I.BOOK: 0.8,
+    I.NICKEL: 0.5, I.RELIQUARY: 0.5, I.STONE: 1.5, I.ORNAMENT: 0.5, I.GRAPES: 0.6,
+    I.WINE: 1.0, I.FLOUR: 0.6, I.BREAD: 1.2, I.MALT: 0.7, I.BEER: 2.0, I.WONDER: 0.0,
 }
-GOOD_VALUE = np.array([_GOOD_VALUE[g] for g in range(G.N_GOODS)], dtype=np.float64)
+GOOD_VALUE = np.array([_GOOD_VALUE[g] for g in range(L.N_GOODS)], dtype=np.float64)
 SETTLEMENT_HOPE = 6.0
 SPACE_VALUE = 1.0
 FEATURE_VALUE = 0.5
@@ -76,8 +81,16 @@ FADE = 1.0  # the potential is weighted by (rounds left / 32) ** FADE
 WEIGHTS = np.concatenate([GOOD_VALUE, [SETTLEMENT_HOPE, SPACE_VALUE, FEATURE_VALUE, FADE,
                                        WONDER_HOPE, WONDER_PATH]])
 #: the name of each weight, in the kernel's order (weights files name their values by these)
-WEIGHT_NAMES = tuple(n.replace(" ", "_") for n in G.NAMES) + (
+WEIGHT_NAMES = tuple(n.replace(" ", "_") for n in NAMES) + (
     "settlement_hope", "space", "feature", "fade", "wonder_hope", "wonder_path")
+#: where each weight after the goods' (weights[:W_HOPE], by good id) sits (globals the kernels
+#: freeze: ints computed from this module's own names)
+W_HOPE = WEIGHT_NAMES.index("settlement_hope")
+W_SPACE = WEIGHT_NAMES.index("space")
+W_FEATURE = WEIGHT_NAMES.index("feature")
+W_FADE = WEIGHT_NAMES.index("fade")
+W_WONDER_HOPE = WEIGHT_NAMES.index("wonder_hope")
+W_WONDER_PATH = WEIGHT_NAMES.index("wonder_path")
 #: weights added after weights files were first written, with the value that gives the
 #: evaluation those files were tuned under (a file without the name reads as that value)
 ADDED_WEIGHTS = {"wonder_path": 0.0}
@@ -87,8 +100,8 @@ assert len(WEIGHTS) == N_WEIGHTS
 
 def _variant(goods_scale: float, hope: float, space: float) -> np.ndarray:
     w = WEIGHTS.copy()
-    w[:23] *= goods_scale
-    w[23], w[24] = hope, space
+    w[:W_HOPE] *= goods_scale
+    w[W_HOPE], w[W_SPACE] = hope, space
     return w
 
 
@@ -170,8 +183,8 @@ def evaluate_board(T, W, weights, board, space, feats):
     if W[L.DONE]:
         return float(total)
     left = max(0.0, (ROUNDS - W[L.ROUND] + 1.0) / ROUNDS)
-    if weights[26] != 1.0:  # (x ** 1.0 == x; pow took about 1.5% of an expansion)
-        left = left ** weights[26]
+    if weights[W_FADE] != 1.0:  # (x ** 1.0 == x; pow took about 1.5% of an expansion)
+        left = left ** weights[W_FADE]
     pot = 0.0
     for g in range(L.N_GOODS):
         pot += weights[g] * W[L.GOODS + g]
@@ -179,12 +192,12 @@ def evaluate_board(T, W, weights, board, space, feats):
     for s in range(8):
         if (W[L.SETTL] >> s) & 1:
             cards += 1
-    pot += weights[23] * cards
-    pot += weights[24] * space + weights[25] * feats
-    if weights[27] != 0.0 and W[L.WONDERS] > 0:
-        pot += weights[27] * chamber_progress(T, W)
-    if weights[28] != 0.0 and W[L.WONDERS] > 0:
-        pot += weights[28] * wonder_path(T, W)
+    pot += weights[W_HOPE] * cards
+    pot += weights[W_SPACE] * space + weights[W_FEATURE] * feats
+    if weights[W_WONDER_HOPE] != 0.0 and W[L.WONDERS] > 0:
+        pot += weights[W_WONDER_HOPE] * chamber_progress(T, W)
+    if weights[W_WONDER_PATH] != 0.0 and W[L.WONDERS] > 0:
+        pot += weights[W_WONDER_PATH] * wonder_path(T, W)
     return float(total) + left * pot
 
 
@@ -242,6 +255,9 @@ def wonder_path(T, W):
     """(progress towards the next wonder) ** 2 of the Sacristy and the Round Tower, the
     better of the two in reach (0 if neither is).
 
+    Their prices are their ``costs`` rows (effects.PRICES), the goods' points the points row
+    of the goods' values:
+
     * Sacristy (G34): 1 book, 1 ceramic, 1 ornament, 1 reliquary make a wonder: the share
       of the four kinds held.
     * Round Tower (I35, Ireland): 5 coins, 1 whiskey and other goods worth 14 points: the
@@ -251,13 +267,21 @@ def wonder_path(T, W):
     best = 0.0
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     if _in_reach(T, W, E_SACRISTY):
-        kinds = ((1 if g[G.BOOK] > 0 else 0) + (1 if g[G.CERAMIC] > 0 else 0)
-                 + (1 if g[G.ORNAMENT] > 0 else 0) + (1 if g[G.RELIQUARY] > 0 else 0))
-        best = (kinds / 4.0) ** 2
+        kinds = 0
+        n = 0
+        for i in range(L.N_GOODS):
+            if T[R_COSTS + E_SACRISTY, i] > 0:
+                n += 1
+                if g[i] > 0:
+                    kinds += 1
+        best = (kinds / n) ** 2
     if _in_reach(T, W, E_ROUND_TOWER):
-        coins = min(5, g[G.COIN] + 5 * g[G.NICKEL]) / 5.0
-        whiskey = 1.0 if g[G.WHISKEY] > 0 else 0.0
-        points = min(14, 2 * g[G.BOOK] + 3 * g[G.CERAMIC] + 4 * g[G.ORNAMENT]
-                     + 8 * g[G.RELIQUARY]) / 14.0
+        r = R_COSTS + E_ROUND_TOWER
+        coins = min(T[r, C_COINS], coin_value(g)) / T[r, C_COINS]
+        whiskey = min(T[r, I.WHISKEY], g[I.WHISKEY]) / T[r, I.WHISKEY]
+        held = 0
+        for i in (I.BOOK, I.CERAMIC, I.ORNAMENT, I.RELIQUARY):
+            held += T[R_VALUES + 2, i] * g[i]  # the points row of the goods' values
+        points = min(T[r, C_POINTS], held) / T[r, C_POINTS]
         best = max(best, ((coins + whiskey + points) / 3.0) ** 2)
     return best

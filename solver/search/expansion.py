@@ -30,9 +30,8 @@ from numba.extending import intrinsic
 from solver.fast import ids as I
 from solver.fast import layout as L
 from solver.fast.kernels.api import step
-from solver.fast.kernels.frames import top
 from solver.fast.kernels.legal import legal_unsorted
-from solver.fast.kernels.step import advance, raw_step, surely_a_choice, surely_forced
+from solver.fast.kernels.step import DEFERRED, advance, forced_ends, raw_step
 
 from .common import state_hash
 from .evaluation import board_terms, evaluate, evaluate_board
@@ -58,9 +57,6 @@ def sort_small(a, n):
         a[j + 1] = v
 
 
-DEFERRED = -2  # _turn_step: a turn after its main action, its END not yet known to be forced
-
-
 @njit(cache=True, _nrt=False)
 def _turn_step(T, W, a, scratch):
     """kernels.step() for the turn search; returns how many legal actions of the new state it
@@ -76,19 +72,7 @@ def _turn_step(T, W, a, scratch):
     work = scratch[I.WORK0:]
     raw_step(T, W, a, work)
     advance(T, W, work)
-    while W[L.DONE] == 0:
-        if surely_a_choice(W):
-            return -1
-        if not surely_forced(T, W):
-            fb = top(W)
-            if W[fb + L.F_KIND] == L.K_SLOT and (W[fb + L.F_AUX] & 1) == 1:
-                return DEFERRED
-            n = legal_unsorted(T, W, scratch)
-            if n != 1 or scratch[0] != I.END:
-                return n
-        raw_step(T, W, I.END, work)
-        advance(T, W, work)
-    return -1
+    return forced_ends(T, W, scratch, True)
 
 
 @njit(cache=True, _nrt=False)

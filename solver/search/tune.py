@@ -57,8 +57,9 @@ from solver.jobs import Job
 
 from .evaluation import N_WEIGHTS, PORTFOLIO, WEIGHT_NAMES
 
-N_GOODS = 23
-I_HOPE, I_SPACE, I_FEATURE, I_FADE, I_WONDER, I_WONDER_PATH = range(23, 29)
+I_HOPE, I_SPACE, I_FEATURE, I_FADE, I_WONDER, I_WONDER_PATH = (WEIGHT_NAMES.index(n) for n in (
+    "settlement_hope", "space", "feature", "fade", "wonder_hope", "wonder_path"))
+N_GOODS = I_HOPE  # the goods' weights come first, by good id
 BOUND = float(np.log(8.0))  # each log-multiplier within +-log 8
 SIGMA = {"goods_scale": 0.3, "good": 0.2, "settlement_hope": 0.35, "space": 0.35,
          "feature": 0.35, "fade": 0.25, "wonder_hope": 0.35, "wonder_path": 0.35}

@@ -1,15 +1,16 @@
 """Building functions, choosing: the concrete data and cost of each canonical option, and
 which options are valid now (canonical.CANON_OPTIONS; effects.py's ``options``).
 
-An effect with one fixed option reads its cost from its ``costs`` row (tables.py); the others are
+An effect with one fixed option reads its cost from its ``costs`` row (tables.py), an effect
+whose options are a fixed menu its option's data and cost from its menu row; the others are
 handled here by kind: wheel takes and free uses, converters (their count depends on the
-goods), fixed menus of choices, and the rest. Each group returns -1 for an effect that is not
-its own, else 1 / 0 for an option that exists now / does not.
+goods), and the rest (those with one price for all options read it from their ``costs`` row).
+Each group returns -1 for an effect that is not its own, else 1 / 0 for an option that exists
+now / does not.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .. import ids as I
@@ -17,8 +18,6 @@ from .. import layout as L
 from .board import count_cloisters, count_features, first_display_any, is_building, loc_content
 from .goods import affordable, coin_value, mix_largest
 from .wheel import wheel_choice_ok
-
-BASIC = np.array(I.BASIC, dtype=np.int64)
 
 
 @njit(cache=True, _nrt=False)
@@ -44,14 +43,19 @@ def option_data(T, W, b, loc, o, data, cost):
         for i in range(I.COST_SIZE):
             cost[i] = T[I.R_COSTS + eff, i]
         return True
+    if T[I.R_EFFECTS + eff, I.EF_MENU]:
+        r = I.R_MENUS + T[I.R_EFFECTS + eff, I.EF_MENU_ROW] + o - 1
+        for i in range(4):
+            data[i] = T[r, I.MC_DATA + i]
+        for i in range(I.COST_SIZE):
+            cost[i] = T[r, I.MC_COST + i]
+        return True
     for i in range(I.COST_SIZE):
         cost[i] = 0
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     r = _wheel_and_free_options(T, W, eff, o, data)
     if r < 0:
-        r = _converter_options(g, eff, o, data, cost)
-    if r < 0:
-        r = _menu_options(g, eff, o, data, cost)
+        r = _converter_options(T, g, eff, o, data, cost)
     if r < 0:
         r = _other_options(T, W, g, eff, o, data, cost)
     return r == 1
@@ -79,7 +83,7 @@ def _wheel_and_free_options(T, W, eff, o, data):
 
 
 @njit(cache=True, _nrt=False)
-def _converter_options(g, eff, o, data, cost):
+def _converter_options(T, g, eff, o, data, cost):
     """Converters: how much they convert follows from the goods (the maximum, or a half)."""
     if eff == I.E_WINDMILL or eff == I.E_MALTHOUSE:
         if eff == I.E_WINDMILL:
@@ -92,7 +96,12 @@ def _converter_options(g, eff, o, data, cost):
         cost[I.GRAIN] = k
         return 1
     if eff == I.E_BAKERY:
-        energy2 = g[I.STRAW] * 1 + g[I.WOOD] * 2 + g[I.PEAT] * 4 + g[I.COAL] * 6
+        energy2 = 0  # the energy of the fuel held (canonical._bake_max)
+        for j in range(L.N_GOODS):
+            gi = T[I.R_ORDERS + 1, j]
+            if gi < 0:
+                break
+            energy2 += g[gi] * T[I.R_VALUES + 1, gi]
         if o <= 3:
             n = min(g[I.FLOUR], energy2)
             m = o - 1
@@ -161,81 +170,10 @@ def _converter_options(g, eff, o, data, cost):
 
 
 @njit(cache=True, _nrt=False)
-def _menu_options(g, eff, o, data, cost):
-    """Fixed menus: option o is one entry of a list that does not depend on the state."""
-    if eff == I.E_COURTYARD:
-        data[0] = BASIC[o - 1]
-        cost[I.C_DISTINCT] = 3
-    elif eff == I.E_FUEL:
-        data[0] = 5 if o == 1 else (8 if o == 2 else 10)
-        cost[I.C_ENERGY] = 6 * o
-    elif eff == I.E_LIGHTHOUSE:
-        data[0] = I.BEER if o == 1 else I.WHISKEY
-    elif eff == I.E_STONE_MERCHANT:
-        data[0] = o
-        cost[I.C_FOOD] = 2 * o
-        cost[I.C_ENERGY] = 2 * o
-    elif eff == I.E_SACRED:
-        data[0] = I.GRAIN if o <= 2 else I.MALT
-        data[1] = I.BEER if o % 2 == 1 else I.WHISKEY
-    elif eff == I.E_DRUID:
-        i = 0
-        for a in range(6):
-            for bb in range(6):
-                if a != bb:
-                    i += 1
-                    if i == o:
-                        data[0] = BASIC[a]
-                        data[1] = BASIC[bb]
-        cost[I.BOOK] = 1
-    elif eff == I.E_WORKSHOP:
-        data[0] = o // 2
-        data[1] = o % 2
-        cost[I.CLAY] = data[0]
-        cost[I.STONE] = data[1]
-        cost[I.C_ENERGY] = 2 * (data[0] + data[1])
-    elif eff == I.E_INN:
-        data[0] = o // 2
-        data[1] = o % 2
-        cost[I.WINE] = data[1]
-        cost[I.C_FOOD] = data[0]
-    elif eff == I.E_ALEHOUSE:
-        data[0] = o // 2
-        data[1] = o % 2
-        cost[I.BEER] = data[0]
-        cost[I.WHISKEY] = data[1]
-    elif eff == I.E_CHURCH:
-        data[0] = o
-        cost[I.BREAD] = o
-        cost[I.WINE] = o
-    elif eff == I.E_CHAPEL:
-        data[0] = o // 4
-        data[1] = o % 4
-        cost[I.BEER] = data[1]
-        cost[I.WHISKEY] = data[1]
-        cost[I.C_COINS] = data[0]
-    elif eff == I.E_COAL_HARBOR:
-        data[0] = o
-        cost[I.COAL] = o
-    elif eff == I.E_SHIPPING:
-        data[0] = I.MEAT if o == 1 else (I.BREAD if o == 2 else I.WINE)
-        cost[I.C_ENERGY] = 6
-    elif eff == I.E_COOPERAGE:
-        data[0] = I.BEER if o == 1 else I.WHISKEY
-        cost[I.WOOD] = 3
-    elif eff == I.E_CAMERA:
-        data[0] = o
-        cost[I.BOOK] = o
-        cost[I.CERAMIC] = o
-    elif eff == I.E_ESTATE:
-        # (e, f) in order (0,1) (0,2) (1,0) (1,1) (2,0)
-        data[0] = 0 if o <= 2 else (1 if o <= 4 else 2)
-        data[1] = (1, 2, 0, 1, 0)[o - 1]
-        cost[I.C_FOOD] = 10 * data[1]
-        cost[I.C_ENERGY] = 12 * data[0]
-    else:
-        return -1
-    return 1
+def _price(T, eff, cost):
+    """The one price of every option of eff (effects.PRICES), from its ``costs`` row."""
+    for i in range(I.COST_SIZE):
+        cost[i] = T[I.R_COSTS + eff, i]
 
 
 @njit(cache=True, _nrt=False)
@@ -281,25 +219,14 @@ def _other_options(T, W, g, eff, o, data, cost):
         data[0] = o
         return 1
     if eff == I.E_CHAMBER or eff == I.E_SACRISTY or eff == I.E_ROUND_TOWER:
-        if eff == I.E_CHAMBER:
-            cost[I.C_DISTINCT] = 13
-        elif eff == I.E_SACRISTY:
-            cost[I.BOOK] = 1
-            cost[I.CERAMIC] = 1
-            cost[I.ORNAMENT] = 1
-            cost[I.RELIQUARY] = 1
-        else:
-            cost[I.WHISKEY] = 1
-            cost[I.C_COINS] = 5
-            cost[I.C_POINTS] = 14
+        _price(T, eff, cost)
         return 1 if W[L.WONDERS] > 0 else 0
     if eff == I.E_FESTIVAL or eff == I.E_BROTHERHOOD:
+        _price(T, eff, cost)
         if eff == I.E_FESTIVAL:
             limit = count_features(W, L.C_FOREST) + count_features(W, L.C_MOOR)
-            cost[I.BEER] = 1
         else:
             limit = (T[I.R_MISC, I.M_BROTHER_RATE2] * count_cloisters(T, W)) // 2
-            cost[I.C_COINS] = 5
         first = 0 if o == 1 else 1
         return 1 if mix_largest(limit, first, first, first, first, data) else 0
     return 0

@@ -1,9 +1,9 @@
 """Building functions, resolving: outputs and follow-up decisions after the cost is paid
 (effects.py's ``resolve``), free-use targets, and ``do_option``.
 
-An effect that only hands out a fixed set of goods adds its ``gains`` row (tables.py); the
-others are handled here: goods computed from the option's data, and functions that change
-the board, the wheel or the decision stack.
+An effect that only hands out a fixed set of goods adds its ``gains`` row (tables.py), a fixed
+menu's option that does its menu row's gains; the others are handled here: goods computed
+from the option's data, and functions that change the board, the wheel or the decision stack.
 """
 
 from __future__ import annotations
@@ -86,13 +86,18 @@ def grant_free_use(T, W, src, loc, work):
 
 
 @njit(cache=True, _nrt=False)
-def resolve(T, W, b, loc, data, work):
-    """Outputs and follow-ups of building b's function after its cost is paid."""
+def resolve(T, W, b, loc, o, data, work):
+    """Outputs and follow-ups of building b's function (option o, its data) after its cost is
+    paid."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
     eff = T[I.R_BUILDINGS + b, I.BC_EFFECT]
     if T[I.R_EFFECTS + eff, I.EF_GAINS]:
         for i in range(L.N_GOODS):
             g[i] += T[I.R_GAINS + eff, i]
+    elif T[I.R_EFFECTS + eff, I.EF_MENU_GAINS]:
+        r = I.R_MENUS + T[I.R_EFFECTS + eff, I.EF_MENU_ROW] + o - 1
+        for i in range(L.N_GOODS):
+            g[i] += T[r, I.MC_GAINS + i]
     elif not _resolve_products(g, eff, data):
         _resolve_actions(T, W, g, eff, b, loc, data, work)
 
@@ -100,9 +105,7 @@ def resolve(T, W, b, loc, data, work):
 @njit(cache=True, _nrt=False)
 def _resolve_products(g, eff, data):
     """Goods computed from the option's data; False if eff is not one of these."""
-    if eff == I.E_COURTYARD:
-        g[data[0]] += 6
-    elif eff == I.E_WINDMILL:
+    if eff == I.E_WINDMILL:
         g[I.FLOUR] += data[0]
         g[I.STRAW] += data[0]
     elif eff == I.E_MALTHOUSE:
@@ -117,68 +120,34 @@ def _resolve_products(g, eff, data):
     elif eff == I.E_WINERY:
         g[I.WINE] += data[0] - data[1]
         g[I.COIN] += 7 * data[1]
-    elif eff == I.E_FUEL:
-        g[I.COIN] += data[0]
     elif eff == I.E_KILN:
         g[I.COAL] += 1 + data[0]
         g[I.COIN] += 1
-    elif eff == I.E_LIGHTHOUSE:
-        g[I.COIN] += 3
-        g[data[0]] += 1
     elif eff == I.E_SPINNING:
         s = g[I.SHEEP]
         g[I.COIN] += 0 if s == 0 else (3 if s <= 4 else (5 if s <= 8 else 6))
-    elif eff == I.E_STONE_MERCHANT:
-        g[I.STONE] += data[0]
-    elif eff == I.E_SACRED:
-        g[I.BOOK] += 1
-        g[data[0]] += 2
-        g[data[1]] += 1
-    elif eff == I.E_DRUID:
-        g[data[0]] += 5
-        g[data[1]] += 3
     elif eff == I.E_LIBRARY:
         g[I.BOOK] += data[0] - data[1]
         g[I.MEAT] += data[1]
         g[I.WINE] += data[1]
-    elif eff == I.E_WORKSHOP:
-        g[I.CERAMIC] += data[0]
-        g[I.ORNAMENT] += data[1]
     elif eff == I.E_SLAUGHTER:
         g[I.MEAT] += data[0]
-    elif eff == I.E_INN:
-        g[I.COIN] += data[0] + 6 * data[1]
-    elif eff == I.E_ALEHOUSE:
-        g[I.COIN] += 8 * data[0] + 7 * data[1]
     elif eff == I.E_DISTILLERY:
         g[I.WHISKEY] += 2 * data[0]
-    elif eff == I.E_CHURCH or eff == I.E_FORGER:
+    elif eff == I.E_FORGER:
         g[I.RELIQUARY] += data[0]
-    elif eff == I.E_CHAPEL:
-        g[I.BOOK] += data[0]
-        g[I.RELIQUARY] += data[1]
     elif eff == I.E_REFECTORY:
         g[I.BEER] += 1
         g[I.MEAT] += 1 - data[0]
         g[I.CERAMIC] += data[0]
-    elif eff == I.E_COAL_HARBOR:
-        g[I.COIN] += 3 * data[0]
-        g[I.WHISKEY] += data[0]
     elif eff == I.E_PILGRIMAGE or eff == I.E_FESTIVAL or eff == I.E_BROTHERHOOD:
         g[I.BOOK] += data[0]
         g[I.CERAMIC] += data[1]
         g[I.ORNAMENT] += data[2]
         g[I.RELIQUARY] += data[3]
-    elif eff == I.E_CAMERA:
-        g[I.COIN] += data[0]
-        g[I.CLAY] += data[0]
-        g[I.RELIQUARY] += data[0]
     elif eff == I.E_DORMITORY:
         g[I.CERAMIC] += 1
         g[I.BOOK] += data[0]
-    elif eff == I.E_ESTATE:
-        g[I.BOOK] += data[0] + data[1]
-        g[I.ORNAMENT] += data[0] + data[1]
     else:
         return False
     return True
@@ -254,4 +223,4 @@ def do_option(T, W, b, loc, o, work):
     if cost[I.C_FOOD] or cost[I.C_ENERGY] or cost[I.C_POINTS] or cost[I.C_DISTINCT]:
         pay_rule(T, g, cost[I.C_FOOD], cost[I.C_ENERGY], cost[I.C_POINTS], cost[I.C_DISTINCT],
                  work[I.W_GOT:I.W_GOT + L.N_GOODS])
-    resolve(T, W, b, loc, data, work)
+    resolve(T, W, b, loc, o, data, work)

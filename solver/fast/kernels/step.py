@@ -34,6 +34,14 @@ TOKEN_GOOD = np.array(I.TOKEN_GOOD, dtype=np.int64)
 
 
 @njit(cache=True, _nrt=False)
+def raise_fee(T, W, b):
+    """Building the Winery or the Whiskey Distillery, by anyone, raises the work-contract fee
+    (board.fee)."""
+    if b == T[I.R_MISC, I.M_WINERY] or b == T[I.R_MISC, I.M_DISTILLERY]:
+        W[L.FEE_RAISED] = 1
+
+
+@njit(cache=True, _nrt=False)
 def do_build(T, W, b, x, work):
     """Build b on space x: pay its materials and coins; a free prior may use it at once."""
     g = W[L.GOODS:L.GOODS + L.N_GOODS]
@@ -48,8 +56,7 @@ def do_build(T, W, b, x, work):
         pay_coins(g, T[I.R_BUILDINGS + b, I.BC_COINS])
     W[L.STATUS + b] = L.S_MINE
     W[L.GRID + x] = L.C_BUILDING + b
-    if b == T[I.R_MISC, I.M_WINERY] or b == T[I.R_MISC, I.M_DISTILLERY]:
-        W[L.FEE_RAISED] = 1
+    raise_fee(T, W, b)
     if W[L.CLERGY + 2] == -1:
         push(W, L.K_PRIOR_BONUS, b, x, 0)
 
@@ -177,8 +184,7 @@ def neutral_build_step(T, W, cid):
         if W[L.NBUILT + i] == -1:
             W[L.NBUILT + i] = b
             break
-    if b == T[I.R_MISC, I.M_WINERY] or b == T[I.R_MISC, I.M_DISTILLERY]:
-        W[L.FEE_RAISED] = 1
+    raise_fee(T, W, b)
     if not first_display_any(W):
         pop(W)
 
@@ -340,21 +346,43 @@ def surely_forced(T, W):
     return True
 
 
+#: forced_ends' answer for a turn after its main action whose END it did not check (defer)
+DEFERRED = -2
+
+
+@njit(cache=True, _nrt=False)
+def forced_ends(T, W, scratch, defer):
+    """Take END while it is the only legal action (a decision with one choice is taken).
+
+    Returns how many legal actions of the decision now pending it left unsorted in
+    ``scratch`` (its check generated them), or -1 if none (the game is over, or the cheap test
+    saw a choice). With ``defer``, a turn after its main action is not checked: it returns
+    DEFERRED there (the search takes END next anyway; expansion._turn_step).
+    """
+    work = scratch[I.WORK0:]
+    while W[L.DONE] == 0:
+        if surely_a_choice(W):
+            return -1
+        if not surely_forced(T, W):
+            if defer:
+                fb = top(W)
+                if W[fb + L.F_KIND] == L.K_SLOT and (W[fb + L.F_AUX] & 1) == 1:
+                    return DEFERRED
+            n = legal_unsorted(T, W, scratch)
+            if n != 1 or scratch[0] != I.END:
+                return n
+        raw_step(T, W, I.END, work)
+        advance(T, W, work)
+    return -1
+
+
 @njit(cache=True, _nrt=False)
 def step(T, W, cid, scratch):
     """Apply a canonical action, advance the flow, and take any forced END."""
     work = scratch[I.WORK0:]
     raw_step(T, W, cid, work)
     advance(T, W, work)
-    while W[L.DONE] == 0:
-        if surely_a_choice(W):
-            break
-        if not surely_forced(T, W):
-            n = legal_unsorted(T, W, scratch)
-            if n != 1 or scratch[0] != I.END:
-                break
-        raw_step(T, W, I.END, work)
-        advance(T, W, work)
+    forced_ends(T, W, scratch, False)
 
 
 @njit(cache=True, _nrt=False)
@@ -398,9 +426,4 @@ def init(T, W, scratch):
     W[L.STATUS + T[I.R_MISC, I.M_MARKET]] = L.S_NEUTRAL
     W[L.SETTL] = 0b1111
     advance(T, W, work)
-    while W[L.DONE] == 0:
-        n = legal_unsorted(T, W, scratch)
-        if n != 1 or scratch[0] != I.END:
-            break
-        raw_step(T, W, I.END, work)
-        advance(T, W, work)
+    forced_ends(T, W, scratch, False)
