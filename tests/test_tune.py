@@ -109,8 +109,8 @@ def test_parameterisation_freezes_what_cannot_matter():
     s = T.initial_sigma("ireland", PORTFOLIO[0])
     wonder_good = 1 + WEIGHT_NAMES.index("wonder")
     assert s[wonder_good] == 0  # 0 in the start: stays 0
-    assert s[1 + T.I_WONDER] == 0  # no Chamber of Wonders in Ireland
-    assert T.initial_sigma("france", PORTFOLIO[0])[1 + T.I_WONDER] > 0
+    assert s[1 + T.W_WONDER_HOPE] == 0  # no Chamber of Wonders in Ireland
+    assert T.initial_sigma("france", PORTFOLIO[0])[1 + T.W_WONDER_HOPE] > 0
     z = np.full(T.N_PARAMS, 10.0)
     w = T.weights_of(PORTFOLIO[0], z)
     assert np.all(w <= PORTFOLIO[0] * 64 + 1e-6)  # bounded: x8 per parameter, goods x8 x8

@@ -55,11 +55,9 @@ import numpy as np
 
 from solver.jobs import Job
 
-from .evaluation import N_WEIGHTS, PORTFOLIO, WEIGHT_NAMES
+from .evaluation import N_WEIGHTS, PORTFOLIO, W_HOPE, W_WONDER_HOPE, WEIGHT_NAMES
 
-I_HOPE, I_SPACE, I_FEATURE, I_FADE, I_WONDER, I_WONDER_PATH = (WEIGHT_NAMES.index(n) for n in (
-    "settlement_hope", "space", "feature", "fade", "wonder_hope", "wonder_path"))
-N_GOODS = I_HOPE  # the goods' weights come first, by good id
+N_GOODS = W_HOPE  # the goods' weights come first, by good id
 BOUND = float(np.log(8.0))  # each log-multiplier within +-log 8
 SIGMA = {"goods_scale": 0.3, "good": 0.2, "settlement_hope": 0.35, "space": 0.35,
          "feature": 0.35, "fade": 0.25, "wonder_hope": 0.35, "wonder_path": 0.35}
@@ -85,7 +83,7 @@ def initial_sigma(variant: str, start: np.ndarray) -> np.ndarray:
         key = "good" if i < N_GOODS else WEIGHT_NAMES[i]
         s[1 + i] = SIGMA[key] if start[i] > 0 else 0.0
     if variant != "france":  # no Chamber of Wonders: the term is always 0
-        s[1 + I_WONDER] = 0.0
+        s[1 + W_WONDER_HOPE] = 0.0
     if not np.any(start[:N_GOODS] > 0):
         s[0] = 0.0
     return s
