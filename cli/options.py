@@ -12,7 +12,7 @@ import sys
 import click
 
 
-def _fail(command: str, message: str):
+def fail(command: str, message: str):
     click.echo(f"{command}: {message}", err=True)
     sys.exit(2)
 
@@ -101,7 +101,7 @@ def make_backend(command: str, workers: int | None, cluster: str | None):
     try:
         return J.make_backend(workers, cluster)
     except J.BackendError as e:
-        _fail(command, str(e))
+        fail(command, str(e))
 
 
 def weights_option(f):

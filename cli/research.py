@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from cli.options import (
-    _fail,
+    fail,
     cluster_option,
     echo_rounds,
     jobs_option,
@@ -81,7 +81,7 @@ def nrpa_seed(variant, from_file, at_round, prefix_moves, opening, command: str 
             raise PositionError("cut the prefix with --at-round or with --moves, not both")
         full, cut = complete_line(variant, from_file, at_round, prefix_moves)
     except PositionError as e:
-        _fail(command, str(e))
+        fail(command, str(e))
     score = int(full.state.score()[0].total)
     return SeedLine(from_file, tuple(full.line), score, at_round), cut
 
@@ -106,7 +106,7 @@ def _check_outputs(command: str, paths) -> None:
     try:
         check_writable(list(paths))
     except OSError as e:
-        _fail(command, str(e))
+        fail(command, str(e))
 
 
 # ===== show =====================================================================================
@@ -128,13 +128,13 @@ def show(record: str, at_round: int | None, png: str | None, svg: str | None) ->
     try:
         data = records.load_record(record)
     except records.RecordError as e:
-        _fail("show", str(e))
+        fail("show", str(e))
     _check_outputs("show", (png, svg))
     try:
         pos = from_line(data["variant"], data["line"], at_round, None,
                         source=record + (f" at round {at_round}" if at_round else ""))
     except PositionError as e:
-        _fail("show", str(e))
+        fail("show", str(e))
     parts = S.rounds(data["variant"], data["line"])
     click.echo(f"{record}: {data['variant']}, {len(data['line'])} actions, "
                f"{score_text(data['score'])}")
@@ -221,7 +221,7 @@ def run_jobs(kind: str, task, jobs, run_dir, backend, quiet: bool = False) -> di
             unsaved(kind, e, f"; stopped: {saved_jobs(run_dir, jobs)}; free some space and "
                              "run the same command with --resume for the rest")
         except J.BackendError as e:
-            _fail(kind, f"{e}; the {len(run_dir.finished())} finished jobs are saved in "
+            fail(kind, f"{e}; the {len(run_dir.finished())} finished jobs are saved in "
                         f"{run_dir.path}/ (--resume finishes the rest)")
 
 
@@ -247,7 +247,7 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
                                                             width, time_limit, weights), resume)
     except R.SweepError as e:
         backend.close()
-        _fail(kind, str(e))
+        fail(kind, str(e))
     click.echo(f"{kind}: {len(candidates)} candidates x {len(seeds)} seeds = {len(jobs)} jobs, "
                f"beam {width}" + (f", {time_limit:g} s per job" if time_limit else "")
                + f", {backend.describe()}; finished jobs in {run_dir.path}/", err=True)
@@ -321,17 +321,17 @@ def openings(variant, turns, openings_file, seeds, width, time_limit, workers, c
         try:
             text = Path(openings_file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
-            _fail("openings", f"cannot read {openings_file}: {getattr(e, 'strerror', e)}")
+            fail("openings", f"cannot read {openings_file}: {getattr(e, 'strerror', e)}")
         lines = [(i + 1, ln.split("#", 1)[0].strip()) for i, ln in enumerate(text.splitlines())]
         lines = [(i, ln) for i, ln in lines if ln]
         if not lines:
-            _fail("openings", f"{openings_file} holds no openings")
+            fail("openings", f"{openings_file} holds no openings")
         positions = []
         for i, ln in lines:
             try:
                 positions.append(P.resolve(variant, opening=ln))
             except P.PositionError as e:
-                _fail("openings", f"{openings_file} line {i}: {e}")
+                fail("openings", f"{openings_file} line {i}: {e}")
         candidates = SW.from_positions(base, positions)
         what = f"{len(lines)} openings from {openings_file}"
     else:
@@ -370,7 +370,7 @@ def analyse(variant, top, seeds, width, time_limit, workers, cluster, out, resum
         forced.append(candidates[0].label)  # one turn only (e.g. the neutral's build)
         position = position.after(candidates[0].actions)
     if not candidates:
-        _fail("analyse", "the game is over at this position: nothing to analyse")
+        fail("analyse", "the game is over at this position: nothing to analyse")
     for f in forced:
         click.echo(f"forced (the only turn under the search policy): {f}", err=True)
     click.echo(f"position: {position.source}, round {position.round}, "
@@ -412,13 +412,13 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
     try:
         output = SS.output(job, seeds, out, resume)
     except records.OutputError as e:
-        _fail("ora-solve solo", str(e))
+        fail("ora-solve solo", str(e))
     backend = make_backend("ora-solve solo", workers, cluster)  # before anything is written
     try:
         run_dir = SS.run_dir(output, job, seeds, resume)
     except R.SweepError as e:
         backend.close()
-        _fail("ora-solve solo", str(e))
+        fail("ora-solve solo", str(e))
     jobs = SS.make_jobs(job, seeds)
     what = job.describe().replace(f", seed {job.seed}", "").replace("for the whole command",
                                                                     "per seed")
@@ -441,7 +441,7 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
                                          "space and run the same command with --resume for "
                                          "the rest")
         except J.BackendError as e:
-            _fail("ora-solve solo", f"{e}; the {len(run_dir.finished())} finished seeds are "
+            fail("ora-solve solo", f"{e}; the {len(run_dir.finished())} finished seeds are "
                                     f"saved in {run_dir.path}/ (--resume runs the rest)")
     if not results:
         click.echo(f"\nora-solve solo: interrupted by {interrupted} before any seed finished; "
@@ -451,7 +451,7 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
         record, path = SS.write(job, seeds, results, output, command,
                                 _time.perf_counter() - t0, interrupted)
     except records.OutputError as e:
-        _fail("ora-solve solo", str(e))
+        fail("ora-solve solo", str(e))
     except records.Unsaved as e:
         unsaved("ora-solve solo", e, f"; the finished seeds are saved in {run_dir.path}/")
     sweep = record["seed_sweep"]
@@ -484,7 +484,7 @@ def replay_sweep(file: str, as_json: bool) -> None:
     try:
         data = json.loads(Path(file).read_text())
     except (OSError, ValueError) as e:
-        _fail("replay", f"cannot read {file}: {e}")
+        fail("replay", f"cannot read {file}: {e}")
     n = sum(len(r.get("runs", [])) for r in data.get("rows", []))
     bad = SW.verify_sweep(data)
     if as_json:

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from cli.options import (
-    _fail,
+    fail,
     cluster_option,
     jobs_option,
     make_backend,
@@ -91,7 +91,7 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
         try:
             start = WF.load(start_file, variant).values
         except WF.WeightsError as e:
-            _fail("ora-solve tune", str(e))
+            fail("ora-solve tune", str(e))
     # the output, checked before any work
     try:
         if out is not None:
@@ -107,7 +107,7 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
                 False
             records.check_writable(path)
     except records.OutputError as e:
-        _fail("ora-solve tune", str(e).replace("the record", "the weights file"))
+        fail("ora-solve tune", str(e).replace("the record", "the weights file"))
     argv = ["ora-solve", "tune", "--variant", variant, "--generations", str(generations),
             "--population", str(population), "--seeds", seeds, "--holdout", holdout,
             "--beam", str(beam), "--seed", str(seed)]

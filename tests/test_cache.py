@@ -23,10 +23,10 @@ from pathlib import Path
 ROOT = Path(os.environ.get("ORA_STALE_TREE") or Path(__file__).resolve().parent.parent)
 GARDEN = ('effect("cloister_garden", lambda u: [Option("take 1 grapes, then a free use of a '
           'neighbour")],\n       lambda u, data: (u.gain(G.GRAPES), u.grant_free_use('
-          '_neighbour_targets(u))))\n')
+          'neighbour_targets(u))))\n')
 COTTAGE = ('effect("cottage", lambda u: [Option("take 1 malt, then a free use of a '
            'neighbour")],\n       lambda u, data: (u.gain(G.MALT), u.grant_free_use('
-           '_neighbour_targets(u))))\n')
+           'neighbour_targets(u))))\n')
 
 
 def _run(tree: Path, env: dict, *args: str) -> subprocess.CompletedProcess:

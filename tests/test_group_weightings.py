@@ -62,7 +62,7 @@ def test_a_fixed_width_beam_runs_six_groups_chosen_as_the_timed_search_does():
     # under the weakest weightings too); it now runs at most MAX_GROUPS wider ones
     e = FastEngine("france")
     line = json.loads((RESULTS / "france-beam2000-seed0.json").read_text())["line"]
-    start = B._state_at_round(e, line, 30)
+    start = B.state_at_round(e, line, 30)
     pf = default_portfolio("france")
     runs = {s: beam_search("france", 900, seed=s, start=start) for s in (1, 2)}
     groups = {s: [t["weighting"] for t in r.trace if t["stage"] == "group"]

@@ -221,3 +221,47 @@ def test_importing_loads_no_cli_and_no_ray(package):
     assert res.returncode == 0, res.stderr[-3000:]
     loaded = [m for m in res.stdout.split() if m.split(".")[0] in ("cli", "ray")]
     assert not loaded, f"importing {package} and its modules loads {loaded}"
+
+
+def _private_uses() -> list[str]:
+    """Where a module reaches into another's underscore names: ``from m import _x``, or
+    ``M._x`` on a module ``M`` it imported (a module's own names and dunders aside)."""
+    known = modules()
+    found = []
+    for module, path in known.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        tree = ast.parse(path.read_text(), str(path))
+        aliases = {}  # local name -> one of our modules
+        for node, _lazy, _typing in _statements(tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name in known and a.asname:
+                        aliases[a.asname] = a.name
+                continue
+            base = package
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            base = (f"{base}.{node.module}" if node.level and node.module else
+                    base if node.level else node.module)
+            if _ours(base, known) is None:
+                continue
+            for a in node.names:
+                if f"{base}.{a.name}" in known:
+                    aliases[a.asname or a.name] = f"{base}.{a.name}"
+                elif a.name.startswith("_") and not a.name.startswith("__") and base != module:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: "
+                                 f"from {base} import {a.name}")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                    node.value.id in aliases and node.attr.startswith("_") and \
+                    not node.attr.startswith("__") and aliases[node.value.id] != module:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: "
+                             f"{node.value.id}.{node.attr} ({aliases[node.value.id]})")
+    return found
+
+
+def test_no_module_uses_another_modules_private_names():
+    """A name used by another module is part of its owner's interface, so it has a public
+    name; underscores mark what only its own module touches."""
+    found = _private_uses()
+    assert not found, "private names used across modules:\n  " + "\n  ".join(found)

@@ -20,7 +20,7 @@ RESULTS = Path(__file__).resolve().parent.parent / "results"
 
 def _late_start(variant="ireland", rnd=29):
     line = json.loads((RESULTS / f"{variant}-beam2000-seed0.json").read_text())["line"]
-    return beam._state_at_round(FastEngine(variant), line, rnd)
+    return beam.state_at_round(FastEngine(variant), line, rnd)
 
 
 def _layer_choice(evals, hashes, counts, keep, width):

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from cli.main import main
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
-from solver.search import beam, nrpa, records
+from solver.search import beam, common, nrpa, records
 from solver.search import evaluation as E
 from solver.search.beam import beam_search
 from solver.search.mcts import MCTS, TurnGame, mcts_search
@@ -76,16 +76,16 @@ def test_endgame_polish_keeps_the_best_line_and_restarts_on_its_prefix(monkeypat
 
 def test_state_hash_sees_every_stored_word_but_not_the_derived_terrain():
     W = FastEngine("france").initial_wide()
-    h = beam.state_hash(W)
+    h = common.state_hash(W)
     X = W.copy()
     X[L.TERR:L.TERR + L.N_CELLS] += 1  # derived from LAND: not part of the state's identity
-    assert beam.state_hash(X) == h
+    assert common.state_hash(X) == h
     # every stored word, by one up and by a change of sign (-1 marks an empty slot)
     for i in [*range(L.TERR), *range(L.STATUS, L.W_SIZE)]:
         for new in (W[i] + 1, -1 - W[i]):
             X = W.copy()
             X[i] = new
-            assert beam.state_hash(X) != h, (i, new)
+            assert common.state_hash(X) != h, (i, new)
 
 
 def _with_goods(W, kinds):
@@ -195,7 +195,7 @@ def test_evaluation_values_a_13th_kind_of_goods_only_while_wonders_are_left():
 def test_state_at_round_stops_at_a_layer_boundary_of_that_round():
     e = FastEngine("ireland")
     line = beam_search("ireland", width=2).line
-    W, prefix = beam._state_at_round(e, line, 22)
+    W, prefix = beam.state_at_round(e, line, 22)
     assert W[L.ROUND] == 22 and line[: len(prefix)] == prefix
     # the state is the prefix replayed, and the step before it ended a flow step
     X = e.initial_wide().copy()
@@ -272,7 +272,7 @@ def test_mcts_is_deterministic_for_a_seed():
 
 def _late_start(variant="ireland", rnd=31):
     line = json.loads((RESULTS / f"{variant}-beam2000-seed0.json").read_text())["line"]
-    return beam._state_at_round(FastEngine(variant), line, rnd)
+    return beam.state_at_round(FastEngine(variant), line, rnd)
 
 
 def test_turn_mcts_on_the_engine_is_deterministic_and_replays():

@@ -286,11 +286,11 @@ def from_wide(W: np.ndarray, variant: str, colours=("R", "G")) -> State:
 def _targets(u, src: str):
     eff = BUILDINGS[src].effect
     if eff == "priory":
-        return EF._priory_targets(u)
+        return EF.priory_targets(u)
     if eff in ("cloister_garden", "cottage"):
-        return EF._neighbour_targets(u)
+        return EF.neighbour_targets(u)
     if eff in ("palace", "grand_manor"):
-        return EF._occupied_targets(u)
+        return EF.occupied_targets(u)
     return [(b, None) for b in u.state.g.display]
 
 

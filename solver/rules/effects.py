@@ -225,7 +225,7 @@ _wheel_effect("quarry", "stone")
 
 
 # ----- free uses: Priory, Cloister Garden, Cottage, Palace, Grand Manor, Hospice ----------
-def _priory_targets(u: Use):
+def priory_targets(u: Use):
     out = []
     for oi, o in enumerate(u.state.g.owners):
         pos = o.clergy[o.prior]
@@ -247,11 +247,11 @@ def _priory_targets(u: Use):
 
 
 effect("priory", lambda u: [Option("free use of a building with a prior on it")]
-       if _priory_targets(u) else [],
-       lambda u, data: u.grant_free_use(_priory_targets(u)))
+       if priory_targets(u) else [],
+       lambda u, data: u.grant_free_use(priory_targets(u)))
 
 
-def _neighbour_targets(u: Use):
+def neighbour_targets(u: Use):
     if u.loc is None:
         return []
     owner, col, row = u.loc
@@ -268,22 +268,22 @@ def _neighbour_targets(u: Use):
 #: marks them unusable until the turn ends)
 _DISABLED_AFTER_USE = ("cloister_garden", "cottage")
 effect("cloister_garden", lambda u: [Option("take 1 grapes, then a free use of a neighbour")],
-       lambda u, data: (u.gain(G.GRAPES), u.grant_free_use(_neighbour_targets(u))))
+       lambda u, data: (u.gain(G.GRAPES), u.grant_free_use(neighbour_targets(u))))
 effect("cottage", lambda u: [Option("take 1 malt, then a free use of a neighbour")],
-       lambda u, data: (u.gain(G.MALT), u.grant_free_use(_neighbour_targets(u))))
+       lambda u, data: (u.gain(G.MALT), u.grant_free_use(neighbour_targets(u))))
 
 
-def _occupied_targets(u: Use):
+def occupied_targets(u: Use):
     return [(bid, loc) for bid, loc in u.built_buildings()
             if u.occupant(loc) is not None
             and (bid != u.b or u.profile.palace_may_use_itself)]
 
 
 effect("palace", lambda u: [Option("free use of an occupied building", (), Cost({G.WINE: 1}))],
-       lambda u, data: u.grant_free_use(_occupied_targets(u), u.profile.palace_may_use_itself))
+       lambda u, data: u.grant_free_use(occupied_targets(u), u.profile.palace_may_use_itself))
 effect("grand_manor",
        lambda u: [Option("free use of an occupied building", (), Cost({G.WHISKEY: 1}))],
-       lambda u, data: u.grant_free_use(_occupied_targets(u), u.profile.palace_may_use_itself))
+       lambda u, data: u.grant_free_use(occupied_targets(u), u.profile.palace_may_use_itself))
 effect("use_unbuilt_building",
        lambda u: [Option("free use of a display building")] if u.state.g.display else [],
        lambda u, data: u.grant_free_use([(b, None) for b in u.state.g.display]))

@@ -43,38 +43,10 @@ from solver.fast import ids as I
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
-from .common import SearchResult, splitmix_words, state_hash  # noqa: F401 (beam.state_hash)
-from .evaluation import PORTFOLIO, board_terms, evaluate, evaluate_board  # noqa: F401
-
-# the expansion's kernels and constants, re-exported (tests, bench_search, turns, mcts use them)
-from .expansion import (  # noqa: F401
-    DEFERRED,
-    EXPAND_LANES,
-    KEEP_PER_PARENT,
-    MAXD,
-    SEEN_BITS,
-    SEEN_SIZE,
-    _actions,
-    _child_eval,
-    _copy_state,
-    _end_was_forced,
-    _kept,
-    _probe,
-    _record,
-    _same_board,
-    _seen_before,
-    _turn_step,
-    _worst,
-    expand,
-    expand_all,
-    expand_into,
-    replay,
-    replay_chosen,
-    scratch_arrays,
-    sort_small,
-)
+from .common import SearchResult, splitmix_words
+from .evaluation import evaluate
+from .expansion import KEEP_PER_PARENT, MAXD, expand, expand_all, replay, replay_chosen
 from .lines import Lines
-from .policy import BUILD_CELLS, SETTLE_CELLS, policy_filter  # noqa: F401 (re-exported)
 from .selection import plan_keys, select_capped, select_distinct
 from .weightsfile import default_portfolio, group_weightings
 
@@ -129,9 +101,9 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     if width < 1:
         raise ValueError("beam width must be at least 1")
     if start is not None:
-        start = _wide_start(variant, start)
+        start = wide_start(variant, start)
     if weights is not None:
-        return _beam(variant, width, seed, time_limit, progress, keep, weights, stop=stop,
+        return run_beam(variant, width, seed, time_limit, progress, keep, weights, stop=stop,
                      start=start)
     pf = portfolio if portfolio is not None else default_portfolio(variant)
     groups = group_count(width, len(pf))
@@ -158,7 +130,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
             complete = False
             break
         share = width // groups + (1 if i < width % groups else 0)
-        r = _beam(variant, share, seed, limit(i), progress, keep,
+        r = run_beam(variant, share, seed, limit(i), progress, keep,
                   pf[chosen[i]], start=start,
                   label=f"group {i + 1}/{groups}", stop=stop)
         nodes += r.nodes
@@ -188,7 +160,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                     done += 1
                     continue
                 tried.add(key)
-                r = _beam(variant, polish_width, seed, limit(done), progress, keep, pf[0],
+                r = run_beam(variant, polish_width, seed, limit(done), progress, keep, pf[0],
                           start=restart, label=f"polish {done + 1 - groups}/{stages - groups}",
                           stop=stop, guide=line)
                 done += 1
@@ -206,7 +178,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                         time.perf_counter() - t0, complete, trace)
 
 
-def _wide_start(variant: str, start: tuple[np.ndarray, list[int]]
+def wide_start(variant: str, start: tuple[np.ndarray, list[int]]
                 ) -> tuple[np.ndarray, list[int]]:
     """``start`` with its state as a fresh wide array (a packed state is unpacked)."""
     state, prefix = start
@@ -219,7 +191,7 @@ def _wide_start(variant: str, start: tuple[np.ndarray, list[int]]
     return np.array(state, dtype=np.int64), [int(a) for a in prefix]
 
 
-def _state_at_round(e: FastEngine, line: list[int], rnd: int) -> tuple[np.ndarray, list[int]]:
+def state_at_round(e: FastEngine, line: list[int], rnd: int) -> tuple[np.ndarray, list[int]]:
     """The state (and prefix) of ``line`` at its first flow step of round ``rnd`` or later, where
     a beam layer starts (the end of the line if it never gets there)."""
     W = e.initial_wide().copy()
@@ -247,14 +219,14 @@ def polish_restart(e: FastEngine, line: list[int], rnd: int,
                    ) -> tuple[np.ndarray, list[int]]:
     """Where a polish restart of ``line`` from round ``rnd`` begins: its state at that round,
     never before the position ``start`` the search began from."""
-    restart = _state_at_round(e, line, rnd)
+    restart = state_at_round(e, line, rnd)
     if start is not None and len(restart[1]) < len(start[1]):
         return start
     return restart
 
 
 class _Guide:
-    """A line that a beam keeps in every layer (``_beam``'s ``guide``): its state at the
+    """A line that a beam keeps in every layer (``run_beam``'s ``guide``): its state at the
     current layer, where that state sits in the beam, and the line's final score."""
 
     def __init__(self, e: FastEngine, line: list[int], start):
@@ -295,7 +267,7 @@ class _Guide:
 
 
 # a plan is the set of the player's buildings: one random word per building, summed
-_PLAN_WORDS = splitmix_words(0x706C616E, L.N_BUILDINGS)
+PLAN_WORDS = splitmix_words(0x706C616E, L.N_BUILDINGS)
 #: the largest share of a layer that one plan may fill, by variant (None: no cap). France's
 #: lines all headed for one build order and more width bought fewer points; with the cap
 #: its plans spread (docs/experiments.md, 2026-12-04). Ireland lost points under it.
@@ -326,7 +298,7 @@ def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: f
         chosen = chosen[:select_distinct(evals, hashes, counts, keep, width, chosen)]
     else:
         cap = max(1, int(plan_cap * width))
-        plans = plan_keys(parents, paths, lens, counts, keep, _PLAN_WORDS)
+        plans = plan_keys(parents, paths, lens, counts, keep, PLAN_WORDS)
         chosen = chosen[:select_capped(evals, hashes, counts, keep, width, plans, cap, chosen)]
     children = np.empty((len(chosen), L.W_SIZE), dtype=np.int64)
     flat = np.empty(int(lens[chosen].sum()), dtype=np.int64)
@@ -338,7 +310,7 @@ def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: f
     return children, chosen // keep, flat, offsets, int(counts.sum())
 
 
-def _beam(variant: str, width: int, seed: int, time_limit: float | None, progress, keep: int,
+def run_beam(variant: str, width: int, seed: int, time_limit: float | None, progress, keep: int,
           weights, start: tuple[np.ndarray, list[int]] | None = None, label: str = "",
           stop=None, node_limit: int | None = None, meter=None,
           guide: list[int] | None = None) -> SearchResult:

@@ -56,7 +56,7 @@ from solver.fast.engine import FastEngine
 
 from . import rollout as R
 from . import turns as U
-from .beam import MAXD, expand, replay
+from .expansion import MAXD, expand, replay
 from .common import SearchResult, state_hash
 from .weightsfile import default_portfolio
 
@@ -295,7 +295,7 @@ def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, see
     """Play a whole solo game with ``budget`` simulations per turn; the best line found.
 
     ``start`` (a state at the start of a turn and the line that reached it, as
-    beam._state_at_round gives) searches only the rest of the game after that line. Once
+    beam.state_at_round gives) searches only the rest of the game after that line. Once
     ``stop()`` returns true (or the time is up) the rest of the best line seen is played.
     ``portfolio``: the playouts' weightings (the tree's children: entry 0; default
     ``weightsfile.default_portfolio(variant)``)."""

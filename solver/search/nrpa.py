@@ -70,7 +70,7 @@ from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
 from . import turns as U
-from .beam import MAXD, expand_all, replay
+from .expansion import MAXD, expand_all, replay
 from .common import SearchResult, state_hash
 from .weightsfile import default_portfolio
 
@@ -386,11 +386,11 @@ def nrpa_search(variant: str = "ireland", level: int = 2, iterations: int = ITER
             raise ValueError("from_round needs a seed line to start from")
         if start is not None:
             raise ValueError("give a start or a from_round, not both")
-        from .beam import _state_at_round
-        start = _state_at_round(FastEngine(variant), list(seed_line), from_round)
+        from .beam import state_at_round
+        start = state_at_round(FastEngine(variant), list(seed_line), from_round)
     elif start is not None:
-        from .beam import _wide_start
-        start = _wide_start(variant, start)
+        from .beam import wide_start
+        start = wide_start(variant, start)
         if seed_line is not None and list(seed_line[:len(start[1])]) != start[1]:
             raise ValueError("the seed line does not begin with the start's prefix")
     if priors is None:

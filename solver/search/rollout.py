@@ -1,7 +1,7 @@
 """Narrow beam playouts for MCTS: a playout is a small beam of the beam search's turns.
 
 A **beam playout** of width ``k`` from a state plays the game to its end the way beam.py's
-``_beam`` does, but compiled as one kernel and narrow: each layer expands every live state
+``run_beam`` does, but compiled as one kernel and narrow: each layer expands every live state
 with the beam's turn expansion (``beam.expand_into``: its search policy, its deduplication
 inside a turn), keeps the best ``k`` distinct children of the layer (the beam's own choice,
 selection.select_distinct: best evaluation first, ties by state hash, a child reached from
@@ -27,7 +27,7 @@ from solver.fast import ids as I
 from solver.fast import layout as L
 from solver.fast.kernels.api import score, step
 
-from .beam import MAXD, expand_into, scratch_arrays
+from .expansion import MAXD, expand_into, scratch_arrays
 from .selection import select_distinct
 
 MAX_LAYERS = 160  # turns in one game (about 80 are played)

@@ -29,7 +29,7 @@ from solver.fast import ids as I
 from solver.fast import layout as L
 from solver.fast.kernels.api import score, step, xorshift
 
-from .beam import MAXD, expand
+from .expansion import MAXD, expand
 from .common import splitmix_words
 
 MAX_LINE = 2000  # canonical actions in one game (about 270 are played)
