@@ -15,8 +15,8 @@ from solver.fast.engine import FastEngine
 from solver.fast.kernels.api import legal, score, step
 from solver.search import beam
 from solver.search.common import state_hash
-from solver.search import evaluation as E
-from solver.search.evaluation import PORTFOLIO, chamber_progress, evaluate, wonder_path
+from solver.search.evaluation import features as E
+from solver.search.evaluation.features import PORTFOLIO, chamber_progress, evaluate, wonder_path
 
 
 def _playout_states(variant, games=6, every=7):

@@ -8,9 +8,9 @@ import numpy as np
 from solver.fast.engine import FastEngine
 from solver.search import beam as B
 from solver.search.beam import beam_search
-from solver.search.evaluation import PORTFOLIO
+from solver.search.evaluation.features import PORTFOLIO
 from solver.search.schedule import timed_beam_search
-from solver.search.weightsfile import (
+from solver.search.evaluation.weights import (
     GROUP_POOL,
     HAND_SET_MEANS,
     default_portfolio,

@@ -11,7 +11,7 @@ from solver.fast.engine import FastEngine
 from solver.search import beam as B
 from solver.search import records
 from solver.search.schedule import timed_beam_search
-from solver.search.weightsfile import default_portfolio
+from solver.search.evaluation.weights import default_portfolio
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 

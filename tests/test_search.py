@@ -15,7 +15,7 @@ from cli.main import main
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.search import beam, nrpa, records
-from solver.search import evaluation as E
+from solver.search.evaluation import features as E
 from solver.search.beam import beam_search
 from solver.search.mcts import MCTS, TurnGame, mcts_search
 from solver.search.nrpa import NRPA, MoveGame, Moves, Sequence, nrpa_search
@@ -98,7 +98,7 @@ def _with_goods(W, kinds):
 
 def test_chamber_progress_counts_kinds_of_goods_while_the_chamber_is_in_reach():
     from solver.rules.cards import BUILDING_IDS
-    from solver.search.evaluation import chamber_progress
+    from solver.search.evaluation.features import chamber_progress
 
     f = FastEngine("france")
     W = f.initial_wide()
@@ -130,7 +130,7 @@ def _sacristy_goods(W, book, ceramic, ornament, reliquary, **more):
 
 def test_wonder_path_counts_the_sacristy_set_and_the_round_tower_payment_while_in_reach():
     from solver.rules.cards import BUILDING_IDS
-    from solver.search.evaluation import wonder_path
+    from solver.search.evaluation.features import wonder_path
 
     f = FastEngine("france")  # the Sacristy only (the Round Tower is Irish)
     W = f.initial_wide()
@@ -158,7 +158,7 @@ def test_wonder_path_counts_the_sacristy_set_and_the_round_tower_payment_while_i
 
 
 def test_wonder_path_weight_adds_to_the_evaluation_only_while_wonders_are_left():
-    from solver.search.evaluation import PORTFOLIO, evaluate
+    from solver.search.evaluation.features import PORTFOLIO, evaluate
 
     e = FastEngine("ireland")
     W = _sacristy_goods(e.initial_wide(), 1, 1, 1, 1)
@@ -174,7 +174,7 @@ def test_wonder_path_weight_adds_to_the_evaluation_only_while_wonders_are_left()
 
 
 def test_evaluation_values_a_13th_kind_of_goods_only_while_wonders_are_left():
-    from solver.search.evaluation import PORTFOLIO, evaluate
+    from solver.search.evaluation.features import PORTFOLIO, evaluate
 
     f = FastEngine("france")
     w = PORTFOLIO[0]

@@ -15,8 +15,8 @@ from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.search import beam as B
 from solver.search import common as C
-from solver.search.evaluation import PORTFOLIO
-from solver.search.weightsfile import portfolio_with
+from solver.search.evaluation.features import PORTFOLIO
+from solver.search.evaluation.weights import portfolio_with
 
 ALL_CHILDREN = 20000  # room for every child of one turn (the most seen is a few thousand)
 
@@ -100,7 +100,7 @@ def turn_of(variant: str, W: np.ndarray, line: list[int]) -> list[int]:
 def search(variant: str, width: int, seed: int, time_limit: float | None,
            start: tuple[np.ndarray, list[int]] | None, progress=None, weights=None):
     """``beam_search`` from ``start`` (a state and its prefix line), or the initial state;
-    ``weights`` (a vector) leads the portfolio (weightsfile.portfolio_with)."""
+    ``weights`` (a vector) leads the portfolio (weights.portfolio_with)."""
     portfolio = None if weights is None else portfolio_with(weights)
     return B.beam_search(variant, width, seed, time_limit, progress, start=start,
                          portfolio=portfolio)

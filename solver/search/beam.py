@@ -44,7 +44,7 @@ from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
 from .common import SearchResult, splitmix_words, state_hash  # noqa: F401 (beam.state_hash)
-from .evaluation import PORTFOLIO, board_terms, evaluate, evaluate_board  # noqa: F401
+from .evaluation.features import PORTFOLIO, board_terms, evaluate, evaluate_board  # noqa: F401
 
 # the expansion's kernels and constants, re-exported (tests, bench_search, turns, mcts use them)
 from .expansion import (  # noqa: F401
@@ -76,7 +76,7 @@ from .expansion import (  # noqa: F401
 from .lines import Lines
 from .policy import BUILD_CELLS, SETTLE_CELLS, policy_filter  # noqa: F401 (re-exported)
 from .selection import plan_keys, select_capped, select_distinct
-from .weightsfile import default_portfolio, group_weightings
+from .evaluation.weights import default_portfolio, group_weightings
 
 # ===== the beam ================================================================================
 
@@ -103,7 +103,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
 
     1. **Strategy groups.** The beam is split into at most ``MAX_GROUPS`` groups of at least
        ``GROUP_WIDTH`` states, each steered by its own weighting, chosen as in the timed
-       search (``weightsfile.group_weightings``: the leader, then the best-measured
+       search (``weights.group_weightings``: the leader, then the best-measured
        weightings for seed 0 or a seeded draw from them). The weightings favour different
        plans, and which plan wins is hard to tell early, so the groups keep many plans
        alive; six wider groups beat one group of 100 per weighting (docs/experiments.md,
@@ -118,7 +118,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
 
     ``weights`` gives one weighting to a single plain beam of the whole width instead.
     ``portfolio`` gives the groups' weightings in order (group i: entry i mod len, the polish:
-    entry 0) instead of the default, ``weightsfile.default_portfolio(variant)`` chosen by
+    entry 0) instead of the default, ``weights.default_portfolio(variant)`` chosen by
     ``group_weightings``.
     ``stop`` (a callable) ends the search at the next layer once it returns true: the stage
     under way finishes its best state greedily and the stages after it are skipped.

@@ -40,7 +40,7 @@ from solver.fast.kernels.legal import legal_unsorted
 
 from . import beam as B
 from .common import state_hash
-from .evaluation import PORTFOLIO, board_terms, evaluate, evaluate_board
+from .evaluation.features import PORTFOLIO, board_terms, evaluate, evaluate_board
 
 RESULTS = Path(__file__).resolve().parent.parent.parent / "results"
 ROUNDS = (1, 10, 20, 28)

@@ -34,7 +34,7 @@ from solver.fast.kernels.legal import legal_unsorted
 from solver.fast.kernels.step import DEFERRED, advance, forced_ends, raw_step
 
 from .common import state_hash
-from .evaluation import board_terms, evaluate, evaluate_board
+from .evaluation.features import board_terms, evaluate, evaluate_board
 from .policy import policy_filter
 
 MAXD = 40

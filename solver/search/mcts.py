@@ -58,7 +58,7 @@ from . import rollout as R
 from . import turns as U
 from .beam import MAXD, expand, replay
 from .common import SearchResult, state_hash
-from .weightsfile import default_portfolio
+from .evaluation.weights import default_portfolio
 
 DEFAULT_SIMULATIONS = 16  # simulations per decision of `ora-solve solo --mcts`
 # width of a playout's beam at the start of the game (rollout.py; 1: greedy), by variant: a
@@ -298,7 +298,7 @@ def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, see
     beam._state_at_round gives) searches only the rest of the game after that line. Once
     ``stop()`` returns true (or the time is up) the rest of the best line seen is played.
     ``portfolio``: the playouts' weightings (the tree's children: entry 0; default
-    ``weightsfile.default_portfolio(variant)``)."""
+    ``weights.default_portfolio(variant)``)."""
     if budget < 1:
         raise ValueError("MCTS budget must be at least 1 simulation per decision")
     game = FastTurnGame(variant, portfolio=portfolio, width=width)

@@ -38,7 +38,7 @@ once (compiled turn expansions in parallel, beam.expand_all) and returns the bes
 the search uses the cores; the result depends on the seed and ``parallel``, not on the thread
 count. With a deadline, the top level is **restarted** each time it finishes (a fresh policy,
 new random streams, the best line so far as the seed line) until the deadline passes. Each
-restart takes the next weighting of the portfolio (weightsfile.default_portfolio, or the
+restart takes the next weighting of the portfolio (weights.default_portfolio, or the
 ``--weights`` file's leading it) for the prior and for the moves offered, so that the
 restarts do not all search the neighbourhood one evaluation favours (``MoveGame.reprior``).
 
@@ -72,7 +72,7 @@ from solver.fast.engine import FastEngine
 from . import turns as U
 from .beam import MAXD, expand_all, replay
 from .common import SearchResult, state_hash
-from .weightsfile import default_portfolio
+from .evaluation.weights import default_portfolio
 
 POLICY_BITS = 20
 CHILDREN = 512
@@ -259,7 +259,7 @@ class FastMoveGame(MoveGame):
         self.k = children
         self.tau = tau
         # the evaluation weightings of the prior (and of the moves offered), one per top-level
-        # run in turn (default: the first weighting of weightsfile.default_portfolio(variant))
+        # run in turn (default: the first weighting of weights.default_portfolio(variant))
         if priors is None:
             priors = [default_portfolio(variant)[0]]
         self.priors = [np.asarray(w, dtype=np.float64) for w in priors]
@@ -378,7 +378,7 @@ def nrpa_search(variant: str = "ireland", level: int = 2, iterations: int = ITER
     search on from there instead (a seed line must then begin with the prefix).
     ``priors``: the evaluation's weightings for the prior (and the moves offered), one per
     top-level run in turn (the restarts of a search with a time limit; default: the whole
-    ``weightsfile.default_portfolio(variant)``, its first for the first run).
+    ``weights.default_portfolio(variant)``, its first for the first run).
     """
     t0 = time.perf_counter()
     if from_round is not None:

@@ -12,7 +12,7 @@ from solver.fast.kernels.board import cell_col, cell_index, cell_row
 from solver.fast.kernels.frames import top
 from solver.fast.kernels.wheel import token_yield
 
-from .evaluation import neighbours_dwelling
+from .evaluation.features import neighbours_dwelling
 
 BUILD_CELLS = 2
 SETTLE_CELLS = 3

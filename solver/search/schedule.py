@@ -10,7 +10,7 @@ polish), but chooses their widths from the time they may take instead of from on
 1. **Strategy groups.** ``GROUPS`` beams share ``GROUP_SHARE`` of the time left after the
    probe. Group 0 runs the portfolio's leader; the others run the best-measured hand-set
    weightings for seed 0 and a seeded draw from the best ``GROUP_POOL`` for other seeds
-   (``weightsfile.group_weightings``), so two seeds search different plans. Before each
+   (``weights.group_weightings``), so two seeds search different plans. Before each
    group its width is set so that the groups still to run fit in what is left of that share.
 2. **Endgame polish.** Restarts from rounds ``POLISH_ROUNDS`` of the ``POLISH_LINES`` best
    distinct lines, as in ``beam_search``, at one width chosen before each restart so that
@@ -56,8 +56,8 @@ from solver.fast.engine import FastEngine
 from .beam import (KEEP_PER_PARENT, MAX_GROUPS, POLISH_ROUNDS, _beam, _wide_start, polish_chains,
                    polish_restart)
 from .common import SearchResult
-from .evaluation import PORTFOLIO
-from .weightsfile import default_portfolio, group_weightings
+from .evaluation.features import PORTFOLIO
+from .evaluation.weights import default_portfolio, group_weightings
 
 PROBE_WIDTH = 8
 GROUPS = MAX_GROUPS  # the fixed-width beam's cap on groups, one number for both
@@ -164,7 +164,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     (a state and the line that reached it, as for ``beam_search``) searches on from that
     position: the probe and the groups start there, no polish restart starts before it.
     ``portfolio``: the weightings (the groups: ``group_weightings``; the probe and the
-    polish: entry 0; default ``weightsfile.default_portfolio(variant)``). Under a node budget
+    polish: entry 0; default ``weights.default_portfolio(variant)``). Under a node budget
     ``progress`` gets a fourth argument: the children generated so far.
     """
     pf = default_portfolio(variant) if portfolio is None else portfolio
