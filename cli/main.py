@@ -502,7 +502,7 @@ def bench(ctx, variant: str, games: int, reference_games: int, seed: int, search
                         as_json)
         return
     if search:
-        from solver.search import bench_search as S
+        from solver.search.bench import speed as S
 
         try:
             r = S.run(variant, width=width, layers=layers, seed=seed, sample=sample)
@@ -523,7 +523,7 @@ def bench(ctx, variant: str, games: int, reference_games: int, seed: int, search
 
 def _bench_strength(ctx, search, variant, seeds, widths, nodes, out, as_json) -> None:
     """bench --strength: check every argument and the output path, then run the suite."""
-    from solver.search import bench_strength as S
+    from solver.search.bench import strength as S
     from solver.search import records
 
     if search:

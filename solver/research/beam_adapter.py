@@ -1,8 +1,8 @@
 """Every call this package makes into the beam search's internals, in one place.
 
 The beam's turn expansion (``expand``, over the engine's one table argument ``T``), the
-shared state hash (solver/search/common.py) and the layer helpers are internals of the search;
-when they change, only this module changes.
+shared state hash (solver/search/common.py) and the layer helpers (solver/search/beam/) are
+internals of the search; when they change, only this module changes.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import numpy as np
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.search import beam as B
+from solver.search.beam import expansion as X
 from solver.search import common as C
 from solver.search.evaluation.features import PORTFOLIO
 from solver.search.evaluation.weights import portfolio_with
@@ -35,12 +36,12 @@ def next_turns(variant: str, W: np.ndarray) -> list[tuple[list[int], np.ndarray,
     if W[L.DONE]:
         return []
     keep = ALL_CHILDREN
-    paths = np.zeros((keep, B.MAXD), dtype=np.int64)
+    paths = np.zeros((keep, X.MAXD), dtype=np.int64)
     lens = np.zeros(keep, dtype=np.int64)
     evals = np.full(keep, -1e18)
     hashes = np.zeros(keep, dtype=np.uint64)
     w = np.asarray(PORTFOLIO[0], dtype=np.float64)
-    n = B.expand(e.T, np.asarray(W, dtype=np.int64), w, keep, paths, lens, evals, hashes, 0.0,
+    n = X.expand(e.T, np.asarray(W, dtype=np.int64), w, keep, paths, lens, evals, hashes, 0.0,
                  np.uint64(0))
     if n >= keep:
         raise RuntimeError(f"a turn has more than {keep} distinct children")
@@ -82,7 +83,7 @@ def position_key(W: np.ndarray) -> int:
 def state_at_round(variant: str, line: list[int], rnd: int) -> tuple[np.ndarray, list[int]]:
     """The wide state and prefix of ``line`` at its first beam layer of round ``rnd`` or later
     (the whole line if it never gets there)."""
-    return B._state_at_round(engine(variant), list(line), rnd)
+    return B.state_at_round(engine(variant), list(line), rnd)
 
 
 def turn_of(variant: str, W: np.ndarray, line: list[int]) -> list[int]:
@@ -108,9 +109,7 @@ def search(variant: str, width: int, seed: int, time_limit: float | None,
 
 def warm(variant: str) -> None:
     """Load (or compile) every kernel the beam uses in this process."""
-    from solver.search.schedule import _warm_up
-
-    _warm_up(variant, 0)
+    B.warm_up(variant, 0)
 
 
 def wide_round(W: np.ndarray) -> int:

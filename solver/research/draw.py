@@ -9,7 +9,7 @@ from pathlib import Path
 from solver.rules.cards import BUILDINGS, SETTLEMENTS
 from solver.rules.game import State
 
-from .show import COLS, HEARTLAND_ROWS, RoundView, _clergy_at
+from .show import COLS, HEARTLAND_ROWS, RoundView, clergy_at
 
 TERRAIN_COLOUR = {"W": "#7fb3e6", "C": "#e8d9a0", "P": "#b9dc8c", "H": "#8fb464",
                   "M": "#a3a3a3", ".": "#c8c8c8"}
@@ -45,7 +45,7 @@ def draw_landscape(ax, state: State, owner: int = 0, title: str = "") -> None:
     from matplotlib.patches import FancyBboxPatch, Rectangle
 
     land = state.g.owners[owner].land
-    clergy = _clergy_at(state)
+    clergy = clergy_at(state)
     lo, hi = land.rows()
     for (col, row), (terrain, item) in land.cells.items():
         bought = row not in HEARTLAND_ROWS or not 0 <= col <= 4  # outside the heartland

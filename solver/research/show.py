@@ -85,7 +85,7 @@ def cell_label(item) -> str:
     return FEATURE.get(item, item)
 
 
-def _clergy_at(state: State) -> dict[tuple[int, int, int], list[str]]:
+def clergy_at(state: State) -> dict[tuple[int, int, int], list[str]]:
     """(owner, col, row) -> clergy standing there ("prior", "lay brother"), of every owner."""
     out: dict[tuple[int, int, int], list[str]] = {}
     for o in state.g.owners:
@@ -118,7 +118,7 @@ def text_map(state: State, owner: int = 0) -> str:
     """One line per landscape row: each space as ``T:CONTENT`` (terrain code, then what stands
     there), ``*`` marking a space with a clergyman on it; a legend of the buildings follows."""
     land = state.g.owners[owner].land
-    clergy = _clergy_at(state)
+    clergy = clergy_at(state)
     lo, hi = land.rows()
     head = "r\\c " + "".join(f"{c:^{CELL}}" for c in COLS)  # rows down, columns across
     lines = [head]

@@ -26,14 +26,14 @@ from pathlib import Path
 from solver.fast import layout as L
 
 from . import progress, records
-from .beam import POLISH_LINES, POLISH_ROUNDS, beam_search, group_count
+from .beam import beam_search, timed_beam_search
+from .beam.stages import POLISH_LINES, POLISH_ROUNDS, group_count
 from .evaluation.features import PORTFOLIO
+from .evaluation.weights import default_portfolio, portfolio_with, to_named, tuned_default
 from .mcts import PLAYOUT_WIDTH as MCTS_PLAYOUT_WIDTH
 from .mcts import mcts_search
 from .nrpa import ITERATIONS, SEEDED_TAU, TAU, nrpa_search
-from .rollout import MAX_WIDTH as MCTS_MAX_WIDTH
-from .schedule import timed_beam_search
-from .evaluation.weights import default_portfolio, portfolio_with, to_named, tuned_default
+from .playouts.beam_playouts import MAX_WIDTH as MCTS_MAX_WIDTH
 
 RESULTS = Path("results")
 DEFAULT_TIME_LIMIT = 600.0  # seconds, the whole default command on 2 cores

@@ -357,7 +357,7 @@ def forced_ends(T, W, scratch, defer):
     Returns how many legal actions of the decision now pending it left unsorted in
     ``scratch`` (its check generated them), or -1 if none (the game is over, or the cheap test
     saw a choice). With ``defer``, a turn after its main action is not checked: it returns
-    DEFERRED there (the search takes END next anyway; expansion._turn_step).
+    DEFERRED there (the search takes END next anyway; expansion.turn_step).
     """
     work = scratch[I.WORK0:]
     while W[L.DONE] == 0:

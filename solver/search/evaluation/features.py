@@ -105,7 +105,7 @@ def _variant(goods_scale: float, hope: float, space: float) -> np.ndarray:
     return w
 
 
-#: The evaluation portfolio of beam search (beam.py splits a wide beam into groups, one
+#: The evaluation portfolio of beam search (beam/stages.py splits a wide beam into groups, one
 #: weighting each). Short beam runs showed that the final score is very sensitive to how much
 #: stock is worth against points already scored: no one weighting was best in both variants,
 #: and nearby weightings can differ by 50 points (docs/experiments.md). Several weightings,

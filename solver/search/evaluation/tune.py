@@ -99,10 +99,11 @@ def weights_of(start: np.ndarray, z: np.ndarray) -> np.ndarray:
 
 def beam_score(payload: dict) -> dict:
     """One job: a beam of one weighting; its final score (deterministic in the payload)."""
-    from ..beam import KEEP_PER_PARENT, _beam
+    from ..beam.expansion import KEEP_PER_PARENT
+    from ..beam.run import run_beam
 
-    r = _beam(payload["variant"], payload["width"], payload["seed"], None, None,
-              KEEP_PER_PARENT, np.asarray(payload["weights"], dtype=np.float64))
+    r = run_beam(payload["variant"], payload["width"], payload["seed"], None, None,
+                 KEEP_PER_PARENT, np.asarray(payload["weights"], dtype=np.float64))
     return {"score": int(r.score[0]), "nodes": int(r.nodes),
             "seconds": round(float(r.seconds), 2)}
 

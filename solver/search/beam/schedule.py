@@ -53,11 +53,12 @@ import numpy as np
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
-from .beam import (KEEP_PER_PARENT, MAX_GROUPS, POLISH_ROUNDS, _beam, _wide_start, polish_chains,
-                   polish_restart)
-from .common import SearchResult
-from .evaluation.features import PORTFOLIO
-from .evaluation.weights import default_portfolio, group_weightings
+from ..common import SearchResult
+from ..evaluation.features import PORTFOLIO
+from ..evaluation.weights import default_portfolio, group_weightings
+from .expansion import KEEP_PER_PARENT
+from .run import run_beam, wide_start
+from .stages import MAX_GROUPS, POLISH_ROUNDS, polish_chains, polish_restart
 
 PROBE_WIDTH = 8
 GROUPS = MAX_GROUPS  # the fixed-width beam's cap on groups, one number for both
@@ -119,10 +120,10 @@ class _Clock:
         self._stamp = self.used()
         self._rounds = [0.0] * (LAST_ROUND + 2)
         timed = self.nodes is None
-        r = _beam(variant, width, seed, self.left() if timed else None, self._layer,
-                  KEEP_PER_PARENT, weights, start=start, label=label, stop=stop,
-                  node_limit=None if timed else int(self.left()), meter=self._meter,
-                  guide=guide)
+        r = run_beam(variant, width, seed, self.left() if timed else None, self._layer,
+                     KEEP_PER_PARENT, weights, start=start, label=label, stop=stop,
+                     node_limit=None if timed else int(self.left()), meter=self._meter,
+                     guide=guide)
         from_round = 1 if start is None else int(start[0][L.ROUND])
         kind = "polish" if polish else "game"
         if r.complete and kind == "game" and sum(self._rounds) > 0:
@@ -176,7 +177,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     elif seconds is None or seconds <= 0:
         raise ValueError("the time budget must be positive")
     if start is not None:
-        start = _wide_start(variant, start)
+        start = wide_start(variant, start)
     first_round = 1 if start is None else int(start[0][L.ROUND])
     clock = _Clock(seconds, progress, nodes)
     t0 = clock.t0
@@ -197,7 +198,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
                       "from_round": from_round, "score": r.score[0],
                       "seconds": round(r.seconds, 1), "nodes": r.nodes})
 
-    _warm_up(variant, seed)
+    warm_up(variant, seed)
     r = clock.run(variant, PROBE_WIDTH, seed, pf[0], "probe", stop, start=start)
     record("probe", r, PROBE_WIDTH, 0, first_round)
     found.append(r)
@@ -268,7 +269,7 @@ def _until(deadline: float, stop):
     return stopped
 
 
-def _warm_up(variant: str, seed: int) -> None:
+def warm_up(variant: str, seed: int) -> None:
     """Load (or compile) every kernel the beam uses, so that compiling is not timed as search:
     one layer of a width-1 beam, then its greedy finish."""
     calls = [0]
@@ -277,4 +278,5 @@ def _warm_up(variant: str, seed: int) -> None:
         calls[0] += 1
         return calls[0] > 1
 
-    _beam(variant, 1, seed, None, None, KEEP_PER_PARENT, PORTFOLIO[0], stop=after_one_layer)
+    run_beam(variant, 1, seed, None, None, KEEP_PER_PARENT, PORTFOLIO[0],
+             stop=after_one_layer)

@@ -1,7 +1,7 @@
 """The beam's turn expansion: the compiled kernels that expand every state of a layer.
 
 ``expand_into`` runs the depth-first search over one state's decisions until the flow moves
-on (the turn search of beam.py's module docstring, under the search policy of policy.py) and
+on (the turn search of run.py's module docstring, under the search policy of policy.py) and
 keeps the best ``keep`` distinct children; ``expand_all`` runs it for every parent of a
 layer on all threads; ``replay_chosen`` turns the chosen children back into states.
 
@@ -33,8 +33,8 @@ from solver.fast.kernels.api import step
 from solver.fast.kernels.legal import legal_unsorted
 from solver.fast.kernels.step import DEFERRED, advance, forced_ends, raw_step
 
-from .common import state_hash
-from .evaluation.features import board_terms, evaluate, evaluate_board
+from ..common import state_hash
+from ..evaluation.features import board_terms, evaluate, evaluate_board
 from .policy import policy_filter
 
 MAXD = 40
@@ -58,7 +58,7 @@ def sort_small(a, n):
 
 
 @njit(cache=True, _nrt=False)
-def _turn_step(T, W, a, scratch):
+def turn_step(T, W, a, scratch):
     """kernels.step() for the turn search; returns how many legal actions of the new state it
     left unsorted in ``scratch`` (its forced-END check generated them), -1 if none, or
     DEFERRED.
@@ -67,7 +67,7 @@ def _turn_step(T, W, a, scratch):
     purchase, a conversion). step() would generate its legal actions to see whether END is
     forced; but the search policy allows only END there whatever else is legal, so the search
     takes END next without knowing, and asks only for the children it keeps
-    (``_end_was_forced``): a forced END is applied by step() and is not part of the line.
+    (``end_was_forced``): a forced END is applied by step() and is not part of the line.
     """
     work = scratch[I.WORK0:]
     raw_step(T, W, a, work)
@@ -76,17 +76,17 @@ def _turn_step(T, W, a, scratch):
 
 
 @njit(cache=True, _nrt=False)
-def _end_was_forced(T, W, buf):
-    """Whether END is the only legal action of W (a DEFERRED state of _turn_step)."""
+def end_was_forced(T, W, buf):
+    """Whether END is the only legal action of W (a DEFERRED state of turn_step)."""
     n = legal_unsorted(T, W, buf)
     return n == 1 and buf[0] == I.END
 
 
 @njit(cache=True, _nrt=False)
-def _same_board(W, V):
+def same_board(W, V):
     """W and V have the same spaces and terrain (so the same board terms of the evaluation).
 
-    Compares LAND and GRID (adjacent words): TERR is derived from LAND (see _copy_state).
+    Compares LAND and GRID (adjacent words): TERR is derived from LAND (see copy_state).
     Branch-free (the differences are or-ed), so the loop is vectorised: an early exit kept
     it scalar, about as slow as a hash."""
     diff = 0
@@ -133,7 +133,7 @@ def _worst(evals, count):
 def scratch_arrays():
     """The work arrays of one expansion (``ws`` of expand_into), allocated once per lane of
     expand_all or per call of expand: the stack of states (its LAND words -1, which no state
-    has: see _copy_state), the stack of actions, two legal-action buffers, the int rows of
+    has: see copy_state), the stack of actions, two legal-action buffers, the int rows of
     the search, the table of reached states and its used slots."""
     stack = np.zeros((MAXD + 1, L.W_SIZE), dtype=np.int64)
     stack[:, L.LAND] = -1
@@ -144,7 +144,7 @@ def scratch_arrays():
 
 
 @njit(cache=True, _nrt=False)
-def _copy_state(dst, src):
+def copy_state(dst, src):
     """dst[:] = src, leaving out TERR when both have the same LAND: TERR is derived from LAND
     (the tables being the same), and a row of the stack that never held a state has a LAND
     no state has (scratch_arrays)."""
@@ -169,7 +169,7 @@ def _child_eval(T, stackW, d, weights, ints):
     along the stack (ints[5..9]: valid, board, space, features, and bref[d], the shallowest
     depth whose state has the spaces of depth d's)."""
     Wc = stackW[d + 1]
-    if not _same_board(Wc, stackW[d]):
+    if not same_board(Wc, stackW[d]):
         return evaluate(T, Wc, weights)
     k = ints[9, d]
     if ints[5, k] == 0:
@@ -180,7 +180,7 @@ def _child_eval(T, stackW, d, weights, ints):
 
 @njit(cache=True, _nrt=False)
 def _record(rec, W, kind, parent, a):
-    """The bench's census (bench_search): kind 0 an inner state W (``parent``: how its legal
+    """The bench's census (bench/speed.py): kind 0 an inner state W (``parent``: how its legal
     actions were had, 0 generated, 1 handed over by the step, 2 deferred), 1 a step (``a``
     from inner state ``parent``), 2 a new child W (``parent``: the inner state whose board
     terms it reuses, or -1), 3 a revisit skipped. Returns the index of what it recorded;
@@ -233,14 +233,14 @@ def _actions(T, W, nl, c, acts, raw, scratch):
 @njit(cache=True, _nrt=False)
 def expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt, ws, rec):
     """expand() on caller-owned work arrays ``ws`` (scratch_arrays()): no allocation per
-    parent. ``rec`` is None, or the census arrays of bench_search (``_record``).
+    parent. ``rec`` is None, or the census arrays of bench/speed.py (``_record``).
 
     The turn's depth-first search with a table of the states it has reached: an inner state
     reached again (another order of the same decisions) has had its subtree searched, and a
     child reached again cannot change the kept set (it is kept already, or it was worse than
     the worst kept child then, and that bound only rises), so both are skipped. The step into
     a state hands over the legal actions its forced-END check generated, and a turn after its
-    main action is not generated at all (``_turn_step``). A child whose spaces and terrain are
+    main action is not generated at all (``turn_step``). A child whose spaces and terrain are
     those of its parent in the search reuses the board terms of the evaluation
     (``_child_eval``).
     """
@@ -251,7 +251,7 @@ def expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt, w
     filled = 0
     count = 0
     worst = 0
-    _copy_state(stackW[0], W0)
+    copy_state(stackW[0], W0)
     nacts[0] = _actions(T, stackW[0], -1, 0, acts[0], raw, scratch)
     idx[0] = conv[0] = deferred[0] = bvalid[0] = bref[0] = 0
     if rec is not None:
@@ -264,8 +264,8 @@ def expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt, w
         a = acts[d, idx[d]]
         idx[d] += 1
         Wc = stackW[d + 1]
-        _copy_state(Wc, stackW[d])
-        nl = _turn_step(T, Wc, a, scratch)
+        copy_state(Wc, stackW[d])
+        nl = turn_step(T, Wc, a, scratch)
         if rec is not None:
             _record(rec, Wc, 1, at[d], a)
         path[d] = a
@@ -275,7 +275,7 @@ def expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt, w
             hit, filled = _seen_before(seen, used, filled, (h ^ _LEAF) | np.uint64(1))
             if rec is not None:
                 _record(rec, Wc, 3 if hit else 2,
-                        at[bref[d]] if _same_board(Wc, stackW[d]) else -1, 0)
+                        at[bref[d]] if same_board(Wc, stackW[d]) else -1, 0)
             # a child not in the table was never reached before, unless the table was full
             # when it was: only then can it be among the kept ones already
             if hit or (filled >= SEEN_SIZE // 2 and _kept(hashes, count, h)):
@@ -291,7 +291,7 @@ def expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt, w
                     continue
                 slot = worst
             m = d + 1
-            if deferred[d] == 1 and _end_was_forced(T, stackW[d], raw):
+            if deferred[d] == 1 and end_was_forced(T, stackW[d], raw):
                 m = d  # step() takes that END itself
             for i in range(m):
                 paths[slot, i] = path[i]
@@ -312,7 +312,7 @@ def expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt, w
         idx[d] = 0
         deferred[d] = 1 if nl == DEFERRED else 0
         bvalid[d] = 0
-        bref[d] = bref[d - 1] if _same_board(Wc, stackW[d - 1]) else d
+        bref[d] = bref[d - 1] if same_board(Wc, stackW[d - 1]) else d
         if rec is not None:
             at[d] = _record(rec, Wc, 0, 1 if nl >= 0 else (2 if nl == DEFERRED else 0), 0)
         nacts[d] = _actions(T, Wc, nl, c, acts[d], raw, scratch)

@@ -7,17 +7,17 @@ reports:
 * **children per second** (children generated, counted as the records' ``nodes``: the
   distinct children each parent keeps, at most ``keep``) and the time per layer, split into
   the compiled expansion (both threads) and the Python work of the layer (ranking, dedup,
-  replay of the chosen children: ``beam.layer``);
+  replay of the chosen children: ``beam.run.layer``);
 * a **signature**, deterministic for the same code and arguments: the nodes, and per round
   the best evaluation and the score of that state after the last layer and a digest of the
   last layer's states (in beam order);
 * **where an expansion's time goes**, on one thread: a census runs the expansion itself
-  (``beam.expand_into`` with its census arrays) on ``sample`` parents spread evenly over
+  (``expansion.expand_into`` with its census arrays) on ``sample`` parents spread evenly over
   all the layers of each round (the parents of all its layers in order, best first within
   a layer), recording every state whose legal actions it generates, every step and every
   new child; then each component kernel is timed alone on exactly those inputs (legal generation, policy filter, copy and
   step, hash, evaluation; each the fastest of ``REPEAT`` runs) and compared with the time of
-  ``beam.expand`` on the same parents.
+  ``expansion.expand`` on the same parents.
   The remainder is the search's own bookkeeping (its table of reached states, dedup, keeping
   the best). Turn searches differ a hundredfold in size between layers and parents (at
   round 28 the second layer's parents search 20 times the states of the last layer's), so
@@ -38,11 +38,13 @@ from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.fast.kernels.legal import legal_unsorted
 
-from . import beam as B
-from .common import state_hash
-from .evaluation.features import PORTFOLIO, board_terms, evaluate, evaluate_board
+from ..beam import expansion as X
+from ..beam.policy import policy_filter
+from ..beam.run import layer, state_at_round
+from ..common import state_hash
+from ..evaluation.features import PORTFOLIO, board_terms, evaluate, evaluate_board
 
-RESULTS = Path(__file__).resolve().parent.parent.parent / "results"
+RESULTS = Path(__file__).resolve().parents[3] / "results"  # the checkout's results/
 ROUNDS = (1, 10, 20, 28)
 
 
@@ -52,7 +54,7 @@ def _time_legal(T, inner, handed, n, raw):
     for i in range(n):
         if handed[i] == 0:
             m = legal_unsorted(T, inner[i], raw)
-            B.sort_small(raw, m)
+            X.sort_small(raw, m)
             s += m
     return s
 
@@ -66,8 +68,8 @@ def _time_filter(T, inner, handed, n, raw, out):
         if handed[i] == 2:
             continue
         m = legal_unsorted(T, inner[i], raw)
-        B.sort_small(raw, m)
-        s += B.policy_filter(T, inner[i], raw, m, 0, out)
+        X.sort_small(raw, m)
+        s += policy_filter(T, inner[i], raw, m, 0, out)
     return s
 
 
@@ -78,7 +80,7 @@ def _time_generate_all(T, inner, handed, n, raw):
         if handed[i] == 2:
             continue
         m = legal_unsorted(T, inner[i], raw)
-        B.sort_small(raw, m)
+        X.sort_small(raw, m)
         s += m
     return s
 
@@ -87,7 +89,7 @@ def _time_generate_all(T, inner, handed, n, raw):
 def _time_copy(inner, edges, n, W):
     s = 0
     for i in range(n):
-        B._copy_state(W, inner[edges[i, 0]])
+        X.copy_state(W, inner[edges[i, 0]])
         s += W[L.STEP]
     return s
 
@@ -96,8 +98,8 @@ def _time_copy(inner, edges, n, W):
 def _time_copy_step(T, inner, edges, n, W, scratch):
     s = 0
     for i in range(n):
-        B._copy_state(W, inner[edges[i, 0]])
-        s += B._turn_step(T, W, edges[i, 1], scratch)
+        X.copy_state(W, inner[edges[i, 0]])
+        s += X.turn_step(T, W, edges[i, 1], scratch)
     return s
 
 
@@ -117,7 +119,7 @@ def _time_eval(T, S, roots, inner, n, w):
     last = -1
     board = space = feats = 0
     for i in range(n):
-        if roots[i] >= 0 and B._same_board(S[i], inner[roots[i]]):  # the compare is paid
+        if roots[i] >= 0 and X.same_board(S[i], inner[roots[i]]):  # the compare is paid
             if roots[i] != last:
                 last = roots[i]
                 board, space, feats = board_terms(T, inner[roots[i]])
@@ -129,10 +131,10 @@ def _time_eval(T, S, roots, inner, n, w):
 
 @njit(cache=True)
 def _time_expand(T, parents, w, keep, paths, lens, evals, hashes, noise, salt, ws):
-    """The expansion as one lane of beam.expand_all runs it (its work arrays reused)."""
+    """The expansion as one lane of expansion.expand_all runs it (its work arrays reused)."""
     n = 0
     for p in range(parents.shape[0]):
-        n += B.expand_into(T, parents[p], w, keep, paths, lens, evals, hashes, noise, salt, ws,
+        n += X.expand_into(T, parents[p], w, keep, paths, lens, evals, hashes, noise, salt, ws,
                            None)
     return n
 
@@ -172,15 +174,15 @@ def _profile(e: FastEngine, parents: np.ndarray, w: np.ndarray, keep: int, noise
     leaves = np.zeros((cap, L.W_SIZE), dtype=np.int64)
     roots = np.zeros(cap, dtype=np.int64)
     cnt = np.zeros(4, dtype=np.int64)
-    ws = B.scratch_arrays()
-    paths = np.zeros((keep, B.MAXD), dtype=np.int64)
+    ws = X.scratch_arrays()
+    paths = np.zeros((keep, X.MAXD), dtype=np.int64)
     lens = np.zeros(keep, dtype=np.int64)
     evals = np.full(keep, -1e18)
     hashes = np.zeros(keep, dtype=np.uint64)
     used_parents = 0
     for p in range(len(parents)):  # whole parents only, within the arrays' room
         before = cnt.copy()
-        B.expand_into(e.T, parents[p], w, keep, paths, lens, evals, hashes, noise, salt, ws,
+        X.expand_into(e.T, parents[p], w, keep, paths, lens, evals, hashes, noise, salt, ws,
                       (inner, handed, edges, leaves, roots, cnt))
         if cnt[0] > cap or cnt[1] > 2 * cap or cnt[2] > cap:
             cnt[:] = before
@@ -191,7 +193,7 @@ def _profile(e: FastEngine, parents: np.ndarray, w: np.ndarray, keep: int, noise
     raw = np.zeros(I.MAX_LEGAL, dtype=np.int64)
     out = np.zeros(I.MAX_LEGAL, dtype=np.int64)
     Wt = np.zeros(L.W_SIZE, dtype=np.int64)
-    Wt[L.LAND] = -1  # (as a fresh row of the expansion's stack: beam._copy_state)
+    Wt[L.LAND] = -1  # (as a fresh row of the expansion's stack: expansion.copy_state)
     expand_s = _timed(_time_expand, e.T, parents, w, keep, paths, lens, evals, hashes, noise,
                       salt, ws)
     legal_s = _timed(_time_legal, e.T, inner, handed, ni, raw)
@@ -215,7 +217,7 @@ def _profile(e: FastEngine, parents: np.ndarray, w: np.ndarray, keep: int, noise
 
 
 def run(variant: str = "ireland", width: int = 100, layers: int = 4,
-        rounds: tuple[int, ...] = ROUNDS, seed: int = 0, keep: int = B.KEEP_PER_PARENT,
+        rounds: tuple[int, ...] = ROUNDS, seed: int = 0, keep: int = X.KEEP_PER_PARENT,
         sample: int = 8, source: str | Path | None = None) -> dict:
     """Run the fixed beams and the expansion profile; return the figures as a dict."""
     if width < 1 or layers < 1 or sample < 0:
@@ -227,14 +229,14 @@ def run(variant: str = "ireland", width: int = 100, layers: int = 4,
     salt = np.uint64((seed * 0x9E3779B97F4A7C15) % (1 << 64))
     scratch = np.zeros(I.MAX_LEGAL, dtype=np.int64)
     # warm the kernels (compile or load from cache) outside the timing
-    W, _ = B._state_at_round(e, line, rounds[0])
-    B.layer(e.T, W[None, :].copy(), w, keep, 2, noise, salt, scratch)
+    W, _ = state_at_round(e, line, rounds[0])
+    layer(e.T, W[None, :].copy(), w, keep, 2, noise, salt, scratch)
     _profile(e, W[None, :].copy(), w, keep, noise, salt)
     per_round = []
     total = {"expand": 0.0, "select": 0.0}
     nodes = 0
     for rnd in rounds:
-        W, _ = B._state_at_round(e, line, rnd)
+        W, _ = state_at_round(e, line, rnd)
         beam = W[None, :].copy()
         times: dict = {}
         n_layers = 0
@@ -245,7 +247,7 @@ def run(variant: str = "ireland", width: int = 100, layers: int = 4,
             if len(live) == 0:
                 break
             every.append(live)
-            beam, _, _, _, n = B.layer(e.T, live, w, keep, width, noise, salt, scratch, times)
+            beam, _, _, _, n = layer(e.T, live, w, keep, width, noise, salt, scratch, times)
             round_nodes += n
             n_layers += 1
         best = int(np.argmax([evaluate(e.T, beam[i], w) for i in range(len(beam))]))
