@@ -14,7 +14,7 @@ from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.fast.kernels.api import legal, score, step
 from solver.fast.kernels.step import DEFERRED
-from solver.search.beam import expansion as X
+from solver.search.beam import expansion as EX
 from solver.search.beam.lines import Lines
 from solver.search.beam.policy import policy_filter
 from solver.search.beam.run import layer
@@ -91,14 +91,14 @@ def test_turn_step_is_step_and_defers_only_the_end_of_a_turn_after_its_main_acti
             X = W.copy()
             step(e.T, X, int(a), scratch)
             Y = W.copy()
-            n = X.turn_step(e.T, Y, int(a), scratch)
+            n = EX.turn_step(e.T, Y, int(a), scratch)
             if n == DEFERRED:
                 fb = L.FRAMES + L.FRAME_SIZE * (Y[L.FDEPTH] - 1)
                 assert Y[fb + L.F_KIND] == L.K_SLOT and Y[fb + L.F_AUX] & 1
                 m = legal(e.T, Y, buf)
                 assert buf[0] == I.END  # the policy keeps only END (policy_filter agrees)
                 assert policy_filter(e.T, Y, buf, m, 0, scratch) == 1 and scratch[0] == I.END
-                if X.end_was_forced(e.T, Y, buf):
+                if EX.end_was_forced(e.T, Y, buf):
                     seen["forced"] += 1
                     step(e.T, Y, I.END, scratch)  # what step() did by itself
                 else:
@@ -119,7 +119,7 @@ def test_sort_small_sorts():
     for n in (0, 1, 2, 17, 300):
         a = rng.integers(0, 5000, size=n + 3)
         want = np.sort(a[:n])
-        X.sort_small(a, n)
+        EX.sort_small(a, n)
         assert a[:n].tolist() == want.tolist()
 
 
@@ -153,18 +153,18 @@ def test_expand_all_writes_what_expand_finds_parent_by_parent():
     parents = np.array([s for s in states if s[L.DONE] == 0][:60])
     keep, w, salt = 24, PORTFOLIO[0], np.uint64(12345)
     P = len(parents)
-    paths = np.zeros((P * keep, X.MAXD), dtype=np.int64)
+    paths = np.zeros((P * keep, EX.MAXD), dtype=np.int64)
     lens = np.zeros(P * keep, dtype=np.int64)
     evals = np.full(P * keep, -1e18)
     hashes = np.zeros(P * keep, dtype=np.uint64)
     counts = np.zeros(P, dtype=np.int64)
-    X.expand_all(e.T, parents, w, keep, paths, lens, evals, hashes, counts, 0.05, salt)
+    EX.expand_all(e.T, parents, w, keep, paths, lens, evals, hashes, counts, 0.05, salt)
     for p in range(P):
-        pa = np.zeros((keep, X.MAXD), dtype=np.int64)
+        pa = np.zeros((keep, EX.MAXD), dtype=np.int64)
         le = np.zeros(keep, dtype=np.int64)
         ev = np.full(keep, -1e18)
         ha = np.zeros(keep, dtype=np.uint64)
-        n = X.expand(e.T, parents[p], w, keep, pa, le, ev, ha, 0.05, salt)
+        n = EX.expand(e.T, parents[p], w, keep, pa, le, ev, ha, 0.05, salt)
         lo = p * keep
         assert counts[p] == n > 0
         assert (ha[:n] == hashes[lo:lo + n]).all() and (ev[:n] == evals[lo:lo + n]).all()
