@@ -35,7 +35,7 @@ PROFILES = ("rulebook",)
 profile_option = click.option("--profile", type=click.Choice(PROFILES), default="rulebook",
                               show_default=True, help="Rule profile.")
 MCTS_DEFAULT = 16  # solver.search.mcts.DEFAULT_SIMULATIONS (kept here so --help loads no numba)
-PLAYOUT_MAX = 128  # solver.search.rollout.MAX_WIDTH (likewise)
+PLAYOUT_MAX = 128  # solver.search.playouts.beam_playouts.MAX_WIDTH (likewise)
 NRPA_ITERATIONS = 100  # solver.search.nrpa.ITERATIONS (likewise; a test holds them equal)
 PERFT_MAX_DEPTH = 8  # the tree grows ~4-5x per ply: depth 7 takes ~8 s, depth 8 ~40 s
 
@@ -502,7 +502,7 @@ def bench(ctx, variant: str, games: int, reference_games: int, seed: int, search
                         as_json)
         return
     if search:
-        from solver.search import bench_search as S
+        from solver.search.bench import speed as S
 
         try:
             r = S.run(variant, width=width, layers=layers, seed=seed, sample=sample)
@@ -523,7 +523,7 @@ def bench(ctx, variant: str, games: int, reference_games: int, seed: int, search
 
 def _bench_strength(ctx, search, variant, seeds, widths, nodes, out, as_json) -> None:
     """bench --strength: check every argument and the output path, then run the suite."""
-    from solver.search import bench_strength as S
+    from solver.search.bench import strength as S
     from solver.search import records
 
     if search:

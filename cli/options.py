@@ -119,7 +119,7 @@ def load_weights(path: str | None, variant: str, command: str):
     used for ``variant``."""
     if path is None:
         return None
-    from solver.search.weightsfile import WeightsError, load
+    from solver.search.evaluation.weights import WeightsError, load
 
     try:
         return load(path, variant)

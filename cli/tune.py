@@ -70,9 +70,9 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
     import numpy as np
 
     from solver.search import records
-    from solver.search import tune as T
-    from solver.search import weightsfile as WF
-    from solver.search.evaluation import PORTFOLIO
+    from solver.search.evaluation import tune as T
+    from solver.search.evaluation import weights as WF
+    from solver.search.evaluation.features import PORTFOLIO
     from solver.search.solo import StopOnSignal
 
     settings = T.Settings(variant=variant, generations=generations, population=population,

@@ -13,11 +13,14 @@ from solver.fast import ids as I
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.fast.kernels.api import legal, score, step
-from solver.search import beam, expansion, policy
-from solver.search.lines import Lines
+from solver.fast.kernels.step import DEFERRED
+from solver.search.beam import expansion as EX
+from solver.search.beam.lines import Lines
+from solver.search.beam.policy import policy_filter
+from solver.search.beam.run import layer
 from solver.search.common import state_hash
-from solver.search import evaluation as E
-from solver.search.evaluation import PORTFOLIO, chamber_progress, evaluate, wonder_path
+from solver.search.evaluation import features as E
+from solver.search.evaluation.features import PORTFOLIO, chamber_progress, evaluate, wonder_path
 
 
 def _playout_states(variant, games=6, every=7):
@@ -88,14 +91,14 @@ def test_turn_step_is_step_and_defers_only_the_end_of_a_turn_after_its_main_acti
             X = W.copy()
             step(e.T, X, int(a), scratch)
             Y = W.copy()
-            n = expansion.turn_step(e.T, Y, int(a), scratch)
-            if n == expansion.DEFERRED:
+            n = EX.turn_step(e.T, Y, int(a), scratch)
+            if n == DEFERRED:
                 fb = L.FRAMES + L.FRAME_SIZE * (Y[L.FDEPTH] - 1)
                 assert Y[fb + L.F_KIND] == L.K_SLOT and Y[fb + L.F_AUX] & 1
                 m = legal(e.T, Y, buf)
                 assert buf[0] == I.END  # the policy keeps only END (policy_filter agrees)
-                assert policy.policy_filter(e.T, Y, buf, m, 0, scratch) == 1 and scratch[0] == I.END
-                if expansion.end_was_forced(e.T, Y, buf):
+                assert policy_filter(e.T, Y, buf, m, 0, scratch) == 1 and scratch[0] == I.END
+                if EX.end_was_forced(e.T, Y, buf):
                     seen["forced"] += 1
                     step(e.T, Y, I.END, scratch)  # what step() did by itself
                 else:
@@ -116,7 +119,7 @@ def test_sort_small_sorts():
     for n in (0, 1, 2, 17, 300):
         a = rng.integers(0, 5000, size=n + 3)
         want = np.sort(a[:n])
-        expansion.sort_small(a, n)
+        EX.sort_small(a, n)
         assert a[:n].tolist() == want.tolist()
 
 
@@ -128,8 +131,8 @@ def test_a_layer_keeps_distinct_children_best_first_and_their_lines_replay():
     parents = W[None, :].copy()
     lines = Lines([[]])
     for _ in range(3):
-        kids, parent, flat, offsets, n = beam.layer(e.T, parents, w, 64, 40, 0.0,
-                                                    np.uint64(0), scratch)
+        kids, parent, flat, offsets, n = layer(e.T, parents, w, 64, 40, 0.0,
+                                               np.uint64(0), scratch)
         lines = lines.extend(parent, flat, offsets)
         hashes = [state_hash(k) for k in kids]
         assert len(set(hashes)) == len(kids) and 0 < len(kids) <= 40 and n >= len(kids)
@@ -150,18 +153,18 @@ def test_expand_all_writes_what_expand_finds_parent_by_parent():
     parents = np.array([s for s in states if s[L.DONE] == 0][:60])
     keep, w, salt = 24, PORTFOLIO[0], np.uint64(12345)
     P = len(parents)
-    paths = np.zeros((P * keep, expansion.MAXD), dtype=np.int64)
+    paths = np.zeros((P * keep, EX.MAXD), dtype=np.int64)
     lens = np.zeros(P * keep, dtype=np.int64)
     evals = np.full(P * keep, -1e18)
     hashes = np.zeros(P * keep, dtype=np.uint64)
     counts = np.zeros(P, dtype=np.int64)
-    expansion.expand_all(e.T, parents, w, keep, paths, lens, evals, hashes, counts, 0.05, salt)
+    EX.expand_all(e.T, parents, w, keep, paths, lens, evals, hashes, counts, 0.05, salt)
     for p in range(P):
-        pa = np.zeros((keep, expansion.MAXD), dtype=np.int64)
+        pa = np.zeros((keep, EX.MAXD), dtype=np.int64)
         le = np.zeros(keep, dtype=np.int64)
         ev = np.full(keep, -1e18)
         ha = np.zeros(keep, dtype=np.uint64)
-        n = expansion.expand(e.T, parents[p], w, keep, pa, le, ev, ha, 0.05, salt)
+        n = EX.expand(e.T, parents[p], w, keep, pa, le, ev, ha, 0.05, salt)
         lo = p * keep
         assert counts[p] == n > 0
         assert (ha[:n] == hashes[lo:lo + n]).all() and (ev[:n] == evals[lo:lo + n]).all()
@@ -196,7 +199,7 @@ def test_bench_search_signature_follows_the_settings_and_bad_input_is_named(tmp_
     assert a["signature"]["beams"] != b["signature"]["beams"]
     bad = tmp_path / "x.json"
     bad.write_text("{}")
-    from solver.search import bench_search
+    from solver.search.bench import speed as bench_search
 
     with pytest.raises(ValueError, match="x.json"):
         bench_search.run("ireland", width=2, layers=1, source=bad)

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from solver.search import bench_strength as S
+from solver.search.bench import strength as S
 from solver.search import records
 
 

@@ -6,11 +6,10 @@ from pathlib import Path
 import numpy as np
 
 from solver.fast.engine import FastEngine
-from solver.search import beam as B
-from solver.search.beam import beam_search
-from solver.search.evaluation import PORTFOLIO
-from solver.search.schedule import timed_beam_search
-from solver.search.weightsfile import (
+from solver.search.beam import beam_search, state_at_round, timed_beam_search
+from solver.search.beam.stages import MAX_GROUPS
+from solver.search.evaluation.features import PORTFOLIO
+from solver.search.evaluation.weights import (
     GROUP_POOL,
     HAND_SET_MEANS,
     default_portfolio,
@@ -62,12 +61,12 @@ def test_a_fixed_width_beam_runs_six_groups_chosen_as_the_timed_search_does():
     # under the weakest weightings too); it now runs at most MAX_GROUPS wider ones
     e = FastEngine("france")
     line = json.loads((RESULTS / "france-beam2000-seed0.json").read_text())["line"]
-    start = B.state_at_round(e, line, 30)
+    start = state_at_round(e, line, 30)
     pf = default_portfolio("france")
     runs = {s: beam_search("france", 900, seed=s, start=start) for s in (1, 2)}
     groups = {s: [t["weighting"] for t in r.trace if t["stage"] == "group"]
               for s, r in runs.items()}
     widths = [t["width"] for t in runs[1].trace if t["stage"] == "group"]
-    assert B.MAX_GROUPS == 6 and widths == [150] * 6
+    assert MAX_GROUPS == 6 and widths == [150] * 6
     assert all(groups[s] == group_weightings("france", pf, s, 6) for s in (1, 2))
     assert groups[1] != groups[2]

@@ -223,45 +223,60 @@ def test_importing_loads_no_cli_and_no_ray(package):
     assert not loaded, f"importing {package} and its modules loads {loaded}"
 
 
-def _private_uses() -> list[str]:
-    """Where a module reaches into another's underscore names: ``from m import _x``, or
-    ``M._x`` on a module ``M`` it imported (a module's own names and dunders aside)."""
+# underscore names used from another module, each with its reason: (importing module, owner
+# module, name). All are left to the items of the restructuring that own those packages.
+ALLOWED_PRIVATE: dict[tuple[str, str, str], str] = {
+    ("solver.jobs.ray_backend", "solver.fast", "_cache"): "jobs item (the cache key)",
+}
+
+
+def private_uses() -> list[tuple[str, str, str, str]]:
+    """(importing module, owner module, underscore name, where) for every underscore name a
+    module takes from another module of the walked trees: ``from owner import _name`` or
+    ``alias._name`` where ``alias`` was imported from the trees."""
     known = modules()
-    found = []
+    out = []
     for module, path in known.items():
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
         tree = ast.parse(path.read_text(), str(path))
-        aliases = {}  # local name -> one of our modules
-        for node, _lazy, _typing in _statements(tree):
+        aliases: dict[str, str] = {}  # local name -> the module of ours it is bound to
+        for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 for a in node.names:
-                    if a.name in known and a.asname:
-                        aliases[a.asname] = a.name
-                continue
-            base = package
-            for _ in range(node.level - 1):
-                base = base.rpartition(".")[0]
-            base = (f"{base}.{node.module}" if node.level and node.module else
-                    base if node.level else node.module)
-            if _ours(base, known) is None:
-                continue
-            for a in node.names:
-                if f"{base}.{a.name}" in known:
-                    aliases[a.asname or a.name] = f"{base}.{a.name}"
-                elif a.name.startswith("_") and not a.name.startswith("__") and base != module:
-                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: "
-                                 f"from {base} import {a.name}")
+                    if _ours(a.name, known) == a.name:
+                        aliases[a.asname or a.name] = a.name
+            elif isinstance(node, ast.ImportFrom):
+                base = package
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                base = (f"{base}.{node.module}" if node.level and node.module else
+                        base if node.level else node.module)
+                if _ours(base, known) is None or base == "__future__":
+                    continue
+                for a in node.names:
+                    sub = f"{base}.{a.name}"
+                    if sub in known:
+                        aliases[a.asname or a.name] = sub
+                    if a.name.startswith("_") and base != module:
+                        out.append((module, base, a.name, f"{path.relative_to(ROOT)}:"
+                                    f"{node.lineno}"))
         for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
-                    node.value.id in aliases and node.attr.startswith("_") and \
-                    not node.attr.startswith("__") and aliases[node.value.id] != module:
-                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: "
-                             f"{node.value.id}.{node.attr} ({aliases[node.value.id]})")
-    return found
+            if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                    and not node.attr.startswith("__") and isinstance(node.value, ast.Name)
+                    and aliases.get(node.value.id, module) != module):
+                out.append((module, aliases[node.value.id], node.attr,
+                            f"{path.relative_to(ROOT)}:{node.lineno}"))
+    return out
 
 
-def test_no_module_uses_another_modules_private_names():
-    """A name used by another module is part of its owner's interface, so it has a public
-    name; underscores mark what only its own module touches."""
-    found = _private_uses()
-    assert not found, "private names used across modules:\n  " + "\n  ".join(found)
+def test_no_module_uses_another_modules_underscore_names():
+    bad = [f"{where}: {src} uses {owner}.{name}" for src, owner, name, where in private_uses()
+           if (src, owner, name) not in ALLOWED_PRIVATE]
+    assert not bad, ("underscore names used outside their module (make them public in the "
+                     "module that owns them):\n  " + "\n  ".join(bad))
+
+
+def test_every_allowed_underscore_use_still_exists():
+    """An exception that no longer happens is removed, so the list stays the truth."""
+    used = {(src, owner, name) for src, owner, name, _ in private_uses()}
+    assert set(ALLOWED_PRIVATE) <= used, sorted(set(ALLOWED_PRIVATE) - used)

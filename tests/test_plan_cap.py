@@ -1,4 +1,4 @@
-"""The plan cap (beam.PLAN_CAP): no plan fills more than its share of a layer."""
+"""The plan cap (beam/run.py's PLAN_CAP): no plan fills more than its share of a layer."""
 
 import json
 from pathlib import Path
@@ -7,9 +7,9 @@ import numpy as np
 
 from solver.fast import ids as I
 from solver.fast.engine import FastEngine
-from solver.search import beam as B
-from solver.search import expansion
-from solver.search.selection import plan_keys, select_capped, select_distinct
+from solver.search.beam import run as B
+from solver.search.beam.expansion import MAXD
+from solver.search.beam.selection import plan_keys, select_capped, select_distinct
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 
@@ -55,7 +55,7 @@ def test_plan_keys_are_the_buildings_of_parent_and_path():
     W, _ = B.state_at_round(e, line, 10)
     parents = W[None, :]
     build = [a for a in line if I.BUILD0 <= a < I.SETTLE0][0]
-    paths = np.zeros((3, expansion.MAXD), dtype=np.int64)
+    paths = np.zeros((3, MAXD), dtype=np.int64)
     lens = np.array([0, 1, 1])
     paths[1, 0] = build  # a building the parent already has: a plan of its own key
     paths[2, 0] = 100  # a use: the parent's plan

@@ -8,11 +8,10 @@ import pytest
 
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
-from solver.search import beam as B
 from solver.search import records
-from solver.search.expansion import KEEP_PER_PARENT
-from solver.search.schedule import timed_beam_search
-from solver.search.weightsfile import default_portfolio
+from solver.search.beam import run_beam, state_at_round, timed_beam_search
+from solver.search.beam.expansion import KEEP_PER_PARENT
+from solver.search.evaluation.weights import default_portfolio
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 
@@ -38,11 +37,11 @@ def test_a_restart_never_returns_less_than_the_line_it_restarts_from(variant, rn
     e = FastEngine(variant)
     line = _line(variant)
     target = e.score_wide(_final(e, line))[0]
-    start = B.state_at_round(e, line, rnd)
+    start = state_at_round(e, line, rnd)
     w = default_portfolio(variant)[0]
-    plain = B.run_beam(variant, 3, 1, None, None, KEEP_PER_PARENT, w, start=start)
+    plain = run_beam(variant, 3, 1, None, None, KEEP_PER_PARENT, w, start=start)
     assert plain.score[0] < target  # a narrow restart alone loses the line ...
-    kept = B.run_beam(variant, 3, 1, None, None, KEEP_PER_PARENT, w, start=start, guide=line)
+    kept = run_beam(variant, 3, 1, None, None, KEEP_PER_PARENT, w, start=start, guide=line)
     assert kept.score[0] >= target  # ... the guided one never does
     assert records.verify_record(records.make_record(
         command="t", variant=variant, algorithm="beam", params={}, seed=1, nodes=kept.nodes,
@@ -59,7 +58,7 @@ def _final(e, line):
 def test_the_guide_is_in_every_layer_of_the_restart():
     e = FastEngine("france")
     line = _line("france")
-    start = B.state_at_round(e, line, 25)
+    start = state_at_round(e, line, 25)
     want = _flow_states(e, line, start)
     seen = []
 
@@ -67,8 +66,8 @@ def test_the_guide_is_in_every_layer_of_the_restart():
         seen.append(any((beam == want[layers - 1]).all(axis=1)) if layers <= len(want)
                     else False)
 
-    B.run_beam("france", 2, 3, None, progress, KEEP_PER_PARENT, default_portfolio("france")[0],
-            start=start, guide=line)
+    run_beam("france", 2, 3, None, progress, KEEP_PER_PARENT, default_portfolio("france")[0],
+             start=start, guide=line)
     assert len(seen) == len(want) and all(seen)
 
 
@@ -77,21 +76,21 @@ def test_a_guided_restart_stopped_early_still_returns_its_guide():
     line = _line("ireland")
     target = e.score_wide(_final(e, line))[0]
     calls = []
-    r = B.run_beam("ireland", 50, 1, None, None, KEEP_PER_PARENT,
-                default_portfolio("ireland")[0], start=B.state_at_round(e, line, 20),
-                guide=line, stop=lambda: calls.append(1) or len(calls) > 2)
+    r = run_beam("ireland", 50, 1, None, None, KEEP_PER_PARENT,
+                 default_portfolio("ireland")[0], start=state_at_round(e, line, 20),
+                 guide=line, stop=lambda: calls.append(1) or len(calls) > 2)
     assert not r.complete and r.score[0] >= target
 
 
 def test_a_guide_must_pass_through_the_start_and_finish_the_game():
     e = FastEngine("france")
     line = _line("france")
-    start = B.state_at_round(e, line, 22)
+    start = state_at_round(e, line, 22)
     w = default_portfolio("france")[0]
     with pytest.raises(ValueError, match="begin with the start's prefix"):
-        B.run_beam("france", 2, 0, None, None, 8, w, start=start, guide=line[1:])
+        run_beam("france", 2, 0, None, None, 8, w, start=start, guide=line[1:])
     with pytest.raises(ValueError, match="complete game"):
-        B.run_beam("france", 2, 0, None, None, 8, w, start=start, guide=line[:-30])
+        run_beam("france", 2, 0, None, None, 8, w, start=start, guide=line[:-30])
 
 
 def test_polish_restarts_in_the_schedule_never_end_below_their_chain():

@@ -1,4 +1,5 @@
-"""MCTS's beam playouts (solver/search/rollout.py) and the playout width schedule."""
+"""MCTS's beam playouts (solver/search/playouts/beam_playouts.py) and the playout width
+schedule."""
 
 from __future__ import annotations
 
@@ -11,16 +12,18 @@ import pytest
 
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
-from solver.search import beam, rollout, turns
+from solver.search.beam import state_at_round
+from solver.search.beam.selection import select_distinct
+from solver.search.common import MAX_LINE, seed_words
 from solver.search.mcts import GAME_TURNS, FastTurnGame, playout_width
-from solver.search.selection import select_distinct
+from solver.search.playouts import beam_playouts, softmax_playouts
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 
 
 def _late_start(variant="ireland", rnd=29):
     line = json.loads((RESULTS / f"{variant}-beam2000-seed0.json").read_text())["line"]
-    return beam.state_at_round(FastEngine(variant), line, rnd)
+    return state_at_round(FastEngine(variant), line, rnd)
 
 
 def _layer_choice(evals, hashes, counts, keep, width):
@@ -58,9 +61,9 @@ def test_the_shared_selection_keeps_what_the_numpy_ranking_keeps(seed, parents, 
 
 def _playout(variant, W, width, salt=1, noise=0.0, w=0):
     g = FastTurnGame(variant)
-    line = np.zeros(turns.MAX_LINE, dtype=np.int64)
-    sc, n, gen = rollout.beam_playout(g.e.T, W.copy(), g.weights[w], width, noise,
-                                      np.uint64(salt), line)
+    line = np.zeros(MAX_LINE, dtype=np.int64)
+    sc, n, gen = beam_playouts.beam_playout(g.e.T, W.copy(), g.weights[w], width, noise,
+                                            np.uint64(salt), line)
     return int(sc), line[:n].tolist(), int(gen)
 
 
@@ -75,11 +78,11 @@ def _replayed(variant, W, line):
 def test_width_one_playout_is_the_greedy_line():
     W, _ = _late_start("france", 27)
     g = FastTurnGame("france")
-    lines = np.zeros((1, turns.MAX_LINE), dtype=np.int64)
+    lines = np.zeros((1, MAX_LINE), dtype=np.int64)
     lens = np.zeros(1, dtype=np.int64)
     scores = np.zeros(1, dtype=np.int64)
-    turns.playouts(g.e.T, W[None, :].copy(), g.weights, np.zeros(1, dtype=np.int64), 1, 0.0,
-                   np.ones(1, dtype=np.uint64), lines, lens, scores)
+    softmax_playouts.playouts(g.e.T, W[None, :].copy(), g.weights, np.zeros(1, dtype=np.int64),
+                              1, 0.0, np.ones(1, dtype=np.uint64), lines, lens, scores)
     sc, line, _ = _playout("france", W, 1)
     assert line == lines[0, :lens[0]].tolist() and sc == scores[0]
 
@@ -99,7 +102,7 @@ def test_beam_playout_line_replays_to_its_score_and_wider_searches_more(variant)
 def test_beam_playouts_do_not_depend_on_the_thread_count():
     W, _ = _late_start("ireland", 30)
     g = FastTurnGame("ireland", width=3)
-    seeds = [int(s) for s in turns.seed_words(4, 6)]
+    seeds = [int(s) for s in seed_words(4, 6)]
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
@@ -115,7 +118,7 @@ def test_beam_playouts_do_not_depend_on_the_thread_count():
 def test_playout_width_grows_as_the_game_shortens():
     assert playout_width(6, GAME_TURNS) == 6
     assert playout_width(6, GAME_TURNS // 2) == 12
-    assert playout_width(6, 1) == rollout.MAX_WIDTH
+    assert playout_width(6, 1) == beam_playouts.MAX_WIDTH
     widths = [playout_width(4, t) for t in range(GAME_TURNS + 10, 0, -1)]
     assert widths == sorted(widths) and min(widths) >= 1
 

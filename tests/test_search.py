@@ -14,9 +14,11 @@ from click.testing import CliRunner
 from cli.main import main
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
-from solver.search import beam, common, nrpa, records
-from solver.search import evaluation as E
-from solver.search.beam import beam_search
+from solver.search import nrpa, records
+from solver.search.beam import beam_search, state_at_round
+from solver.search.beam import stages
+from solver.search.common import state_hash
+from solver.search.evaluation import features as E
 from solver.search.mcts import MCTS, TurnGame, mcts_search
 from solver.search.nrpa import NRPA, MoveGame, Moves, Sequence, nrpa_search
 
@@ -58,14 +60,15 @@ def test_beam_with_a_time_limit_still_returns_a_complete_line():
 
 
 def test_endgame_polish_keeps_the_best_line_and_restarts_on_its_prefix(monkeypatch):
-    """Two groups of width 2, then the polish stage (beam.py): the result is at least as good
-    as every group's line, the polish restarts ran, and the line replays on the reference."""
-    monkeypatch.setattr(beam, "GROUP_WIDTH", 2)
+    """Two groups of width 2, then the polish stage (beam/stages.py): the result is at least as
+    good as every group's line, the polish restarts ran, and the line replays on the
+    reference."""
+    monkeypatch.setattr(stages, "GROUP_WIDTH", 2)
     r = beam_search("france", width=4)
     groups = [t["score"] for t in r.trace if t["stage"] == "group"]
     polish = [t for t in r.trace if t["stage"] == "polish"]
     assert len(groups) == 2 and polish
-    assert {t["from_round"] for t in polish} <= set(beam.POLISH_ROUNDS)
+    assert {t["from_round"] for t in polish} <= set(stages.POLISH_ROUNDS)
     assert r.score[0] >= max(groups) and r.score[0] == max(groups + [t["score"] for t in polish])
     rec = records.make_record(command="test", variant="france", algorithm="beam",
                               params={"width": 4}, seed=0, nodes=r.nodes, seconds=r.seconds,
@@ -76,16 +79,16 @@ def test_endgame_polish_keeps_the_best_line_and_restarts_on_its_prefix(monkeypat
 
 def test_state_hash_sees_every_stored_word_but_not_the_derived_terrain():
     W = FastEngine("france").initial_wide()
-    h = common.state_hash(W)
+    h = state_hash(W)
     X = W.copy()
     X[L.TERR:L.TERR + L.N_CELLS] += 1  # derived from LAND: not part of the state's identity
-    assert common.state_hash(X) == h
+    assert state_hash(X) == h
     # every stored word, by one up and by a change of sign (-1 marks an empty slot)
     for i in [*range(L.TERR), *range(L.STATUS, L.W_SIZE)]:
         for new in (W[i] + 1, -1 - W[i]):
             X = W.copy()
             X[i] = new
-            assert common.state_hash(X) != h, (i, new)
+            assert state_hash(X) != h, (i, new)
 
 
 def _with_goods(W, kinds):
@@ -98,7 +101,7 @@ def _with_goods(W, kinds):
 
 def test_chamber_progress_counts_kinds_of_goods_while_the_chamber_is_in_reach():
     from solver.rules.cards import BUILDING_IDS
-    from solver.search.evaluation import chamber_progress
+    from solver.search.evaluation.features import chamber_progress
 
     f = FastEngine("france")
     W = f.initial_wide()
@@ -130,7 +133,7 @@ def _sacristy_goods(W, book, ceramic, ornament, reliquary, **more):
 
 def test_wonder_path_counts_the_sacristy_set_and_the_round_tower_payment_while_in_reach():
     from solver.rules.cards import BUILDING_IDS
-    from solver.search.evaluation import wonder_path
+    from solver.search.evaluation.features import wonder_path
 
     f = FastEngine("france")  # the Sacristy only (the Round Tower is Irish)
     W = f.initial_wide()
@@ -158,7 +161,7 @@ def test_wonder_path_counts_the_sacristy_set_and_the_round_tower_payment_while_i
 
 
 def test_wonder_path_weight_adds_to_the_evaluation_only_while_wonders_are_left():
-    from solver.search.evaluation import PORTFOLIO, evaluate
+    from solver.search.evaluation.features import PORTFOLIO, evaluate
 
     e = FastEngine("ireland")
     W = _sacristy_goods(e.initial_wide(), 1, 1, 1, 1)
@@ -174,7 +177,7 @@ def test_wonder_path_weight_adds_to_the_evaluation_only_while_wonders_are_left()
 
 
 def test_evaluation_values_a_13th_kind_of_goods_only_while_wonders_are_left():
-    from solver.search.evaluation import PORTFOLIO, evaluate
+    from solver.search.evaluation.features import PORTFOLIO, evaluate
 
     f = FastEngine("france")
     w = PORTFOLIO[0]
@@ -195,7 +198,7 @@ def test_evaluation_values_a_13th_kind_of_goods_only_while_wonders_are_left():
 def test_state_at_round_stops_at_a_layer_boundary_of_that_round():
     e = FastEngine("ireland")
     line = beam_search("ireland", width=2).line
-    W, prefix = beam.state_at_round(e, line, 22)
+    W, prefix = state_at_round(e, line, 22)
     assert W[L.ROUND] == 22 and line[: len(prefix)] == prefix
     # the state is the prefix replayed, and the step before it ended a flow step
     X = e.initial_wide().copy()
@@ -272,7 +275,7 @@ def test_mcts_is_deterministic_for_a_seed():
 
 def _late_start(variant="ireland", rnd=31):
     line = json.loads((RESULTS / f"{variant}-beam2000-seed0.json").read_text())["line"]
-    return beam.state_at_round(FastEngine(variant), line, rnd)
+    return state_at_round(FastEngine(variant), line, rnd)
 
 
 def test_turn_mcts_on_the_engine_is_deterministic_and_replays():
@@ -523,7 +526,7 @@ def test_cli_mcts_default_is_the_search_default():
 def test_cli_playout_width_help_and_range_are_the_search_defaults():
     from cli.main import PLAYOUT_MAX
     from solver.search.mcts import PLAYOUT_WIDTH
-    from solver.search.rollout import MAX_WIDTH
+    from solver.search.playouts.beam_playouts import MAX_WIDTH
 
     assert PLAYOUT_MAX == MAX_WIDTH
     help_text = CliRunner().invoke(main, ["solo", "--help"]).output

@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from solver.search import records, schedule
+from solver.search import records
 from solver.search import solo as S
-from solver.search.beam import beam_search
+from solver.search.beam import beam_search, timed_beam_search
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -190,7 +190,7 @@ def _umask() -> int:
 
 def test_the_timed_search_fits_its_budget_and_runs_every_stage():
     t = time.perf_counter()
-    r = schedule.timed_beam_search("ireland", 15.0, seed=1)
+    r = timed_beam_search("ireland", 15.0, seed=1)
     assert time.perf_counter() - t < 15.0 + 1.0
     stages = [s["stage"] for s in r.trace]
     assert stages[0] == "probe" and "group" in stages and "polish" in stages
@@ -217,7 +217,7 @@ def test_the_whole_command_ends_within_its_time_limit(tmp_path):
 
 
 def test_a_node_budget_gives_the_same_line_and_stages_and_stays_within_it():
-    runs = [schedule.timed_beam_search("france", None, seed=1, nodes=150_000)
+    runs = [timed_beam_search("france", None, seed=1, nodes=150_000)
             for _ in range(2)]
     a, b = runs
     assert a.line == b.line and a.score == b.score and a.nodes == b.nodes
@@ -230,7 +230,7 @@ def test_a_node_budget_gives_the_same_line_and_stages_and_stays_within_it():
                               seed=1, nodes=a.nodes, seconds=a.seconds, score=a.score,
                               line=a.line)
     assert records.verify_record(rec)[0]
-    more = schedule.timed_beam_search("france", None, seed=1, nodes=600_000)
+    more = timed_beam_search("france", None, seed=1, nodes=600_000)
     assert 150_000 < more.nodes <= 600_000
     assert max(s["width"] for s in more.trace) > max(s["width"] for s in a.trace)
 

@@ -14,9 +14,9 @@ from click.testing import CliRunner
 
 from cli.main import main
 from solver.jobs import LocalBackend
-from solver.search import tune as T
-from solver.search import weightsfile as WF
-from solver.search.evaluation import N_WEIGHTS, PORTFOLIO, W_HOPE, W_SPACE, WEIGHT_NAMES
+from solver.search.evaluation import tune as T
+from solver.search.evaluation import weights as WF
+from solver.search.evaluation.features import N_WEIGHTS, PORTFOLIO, W_HOPE, W_SPACE, WEIGHT_NAMES
 
 # a deliberately bad weighting: stock worth next to nothing, settlement cards and space
 # worth far too much (the beam hoards cards and land and scores little)

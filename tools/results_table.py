@@ -80,7 +80,7 @@ COLUMNS = """
 
 FOOTER = """
 The rows "default command" are `ora-solve solo --variant V --seed S` exactly (600 s, the
-timed schedule of solver/search/schedule.py), each run alone with warm kernels: at deadb6a
+timed schedule of solver/search/beam/schedule.py), each run alone with warm kernels: at deadb6a
 Ireland 517 / 558 / 552 and France 522 / 519 / 519 for seeds 0 / 1 / 2; France at 628bff3
 (its best-measured weighting leads) 531 / 517 / 536. The top table keeps the best run of
 each seed; the runs tables hold the others, by day and code (docs/search.md#results-history
@@ -90,7 +90,7 @@ single group and has no endgame polish. Until 628bff3 wider beams ran one group 
 width (at most 21, one per portfolio weighting: 5 groups of 100 at width 500, 20 of 100 at
 width 2000, 21 of 476 at width 10000); from 628bff3 they run at most six wider groups chosen
 as the timed schedule chooses them. Then the polish runs at half the width (see
-solver/search/beam.py). Both variants pass 500 from width 500 on; width 10000 reaches 536
+solver/search/beam/stages.py). Both variants pass 500 from width 500 on; width 10000 reaches 536
 (France, 12.6 minutes) and 539 (Ireland, 28 minutes). A single narrow beam is chaotic (399
 and 405 at width 100): the groups and the polish are what make the wider searches reliable.
 The width-2000 records `runs/2026-12-04-3f57b53/ireland-beam2000-seed0.json` (536, guided
@@ -103,7 +103,7 @@ polish restarts, run beside other work), `runs/2026-12-04-628bff3/ireland-beam20
 MCTS over whole turns (`solver/search/mcts.py`; rows "sims/turn"): the tree's edges are the
 beam's turns, max backup, one decision per turn. Its playouts are narrow beams (rows "beam
 playouts from width W": width W at the start, growing as the game shortens, see
-`solver/search/rollout.py`); the rows "greedy playouts" are the earlier MCTS whose playouts
+`solver/search/playouts/beam_playouts.py`); the rows "greedy playouts" are the earlier MCTS whose playouts
 played the best turn under one weighting. The "sims/command" rows are the command-level MCTS
 before both (uniformly random rollouts, about 200 points at 1000 simulations per command).
 The default `ora-solve solo --variant V --mcts` (16 simulations per turn, beam playouts from

@@ -1,4 +1,4 @@
-"""Compare settings of the time-budgeted beam (solver/search/schedule.py) at one budget.
+"""Compare settings of the time-budgeted beam (solver/search/beam/schedule.py) at one budget.
 
     PYTHONPATH=. python tools/tune_schedule.py --seconds 120 --seeds 101 102 \
         --groups 3 6 12 --share 0.5 > tune.jsonl
@@ -15,7 +15,7 @@ import itertools
 import json
 import time
 
-from solver.search import schedule
+from solver.search.beam import schedule
 
 
 def main() -> None:

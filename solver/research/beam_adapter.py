@@ -1,8 +1,8 @@
 """Every call this package makes into the beam search's internals, in one place.
 
 The beam's turn expansion (``expand``, over the engine's one table argument ``T``), the
-shared state hash (solver/search/common.py) and the layer helpers are internals of the search;
-when they change, only this module changes.
+shared state hash (solver/search/common.py) and the layer helpers (solver/search/beam/) are
+internals of the search; when they change, only this module changes.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import numpy as np
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.search import beam as B
+from solver.search.beam import expansion as X
 from solver.search import common as C
-from solver.search import expansion as X
-from solver.search.evaluation import PORTFOLIO
-from solver.search.weightsfile import portfolio_with
+from solver.search.evaluation.features import PORTFOLIO
+from solver.search.evaluation.weights import portfolio_with
 
 ALL_CHILDREN = 20000  # room for every child of one turn (the most seen is a few thousand)
 
@@ -101,7 +101,7 @@ def turn_of(variant: str, W: np.ndarray, line: list[int]) -> list[int]:
 def search(variant: str, width: int, seed: int, time_limit: float | None,
            start: tuple[np.ndarray, list[int]] | None, progress=None, weights=None):
     """``beam_search`` from ``start`` (a state and its prefix line), or the initial state;
-    ``weights`` (a vector) leads the portfolio (weightsfile.portfolio_with)."""
+    ``weights`` (a vector) leads the portfolio (weights.portfolio_with)."""
     portfolio = None if weights is None else portfolio_with(weights)
     return B.beam_search(variant, width, seed, time_limit, progress, start=start,
                          portfolio=portfolio)
@@ -109,9 +109,7 @@ def search(variant: str, width: int, seed: int, time_limit: float | None,
 
 def warm(variant: str) -> None:
     """Load (or compile) every kernel the beam uses in this process."""
-    from solver.search.schedule import warm_up
-
-    warm_up(variant, 0)
+    B.warm_up(variant, 0)
 
 
 def wide_round(W: np.ndarray) -> int:

@@ -51,7 +51,7 @@ def job_of(p: dict) -> SoloJob:
         position = from_line(p["variant"], p["prefix"], source=p["source"])
     weights = None
     if p.get("weights") is not None:
-        from solver.search.weightsfile import Weights, from_named
+        from solver.search.evaluation.weights import Weights, from_named
 
         weights = Weights(p["weights"]["file"], p["variant"],
                           from_named(p["weights"]["values"], "the job's weights"))

@@ -18,7 +18,7 @@ from pathlib import Path
 from solver.jobs import Job, Task
 from solver.rules import canonical as C
 from solver.search import records
-from solver.search.weightsfile import from_named, to_named
+from solver.search.evaluation.weights import from_named, to_named
 
 from . import beam_adapter as BA
 from . import stats
@@ -179,7 +179,7 @@ SEARCH = Task(search_job, warm_search)  # what a sweep's workers run
 
 def make_jobs(position, candidates: list[Candidate], seeds: list[int], width: int,
               time_limit: float | None, weights=None) -> list[Job]:
-    """One job per (candidate, seed); ``weights`` (weightsfile.Weights) leads every job's
+    """One job per (candidate, seed); ``weights`` (weights.Weights) leads every job's
     portfolio."""
     extra = {} if weights is None else {"weights": to_named(weights.values)}
     return [Job(f"c{c.index:04d}-s{s}", {"variant": position.variant,

@@ -1,4 +1,5 @@
-"""What beam search and MCTS share: the result of a search and the hash of a wide state.
+"""What the searches share: the result of a search, the hash of a wide state, RNG seeds and
+the longest line.
 
 ``state_hash`` is compiled (the beam's expansion deduplicates children with it inside Numba
 code); MCTS uses it from Python as its transposition key.
@@ -14,6 +15,9 @@ from numba import njit
 from solver.fast import layout as L
 
 
+MAX_LINE = 2000  # canonical actions in one game (about 270 are played)
+
+
 def splitmix_words(x: int, n: int) -> np.ndarray:
     """n odd uint64 words of the splitmix64 stream whose state starts at ``x``."""
     out = np.empty(n, dtype=np.uint64)
@@ -24,6 +28,11 @@ def splitmix_words(x: int, n: int) -> np.ndarray:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
         out[i] = (z ^ (z >> 31)) | 1
     return out
+
+
+def seed_words(seed: int, n: int, salt: int = 0) -> np.ndarray:
+    """n distinct nonzero uint64 RNG seeds derived from (seed, salt) (splitmix64)."""
+    return splitmix_words((seed * 0x9E3779B97F4A7C15 + salt * 0xD1B54A32D192ED03) % (1 << 64), n)
 
 
 # one odd multiplier per word of the wide state (TERR's are never read), the same on every

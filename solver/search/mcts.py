@@ -1,23 +1,23 @@
 """Single-player MCTS over whole turns (SP-MCTS: max backup, transpositions).
 
-An edge of the tree is a **turn**: one child of the beam's turn expansion (turns.py, beam.py's
+An edge of the tree is a **turn**: one child of the beam's turn expansion (beam/expansion.py's
 ``expand`` with its search policy and its deduplication of children by state hash). A node's
 children are its ``TREE_CHILDREN`` best children by the evaluation, tried best first. The
 search is written against a small protocol (:class:`TurnGame`), so the same code runs on the
 fast solo engine (:class:`FastTurnGame`) and on hand-built test games.
 
-* **Playouts** from a leaf are narrow beams (rollout.py): the beam search's layers (its turn
-  expansion, its selection of the best distinct children) at a small width, under one
-  weighting of the beam's portfolio (evaluation.PORTFOLIO), a different weighting for each
-  simulation (its seed picks it), so the playouts follow different plans; a playout's
+* **Playouts** from a leaf are narrow beams (playouts/beam_playouts.py): the beam search's
+  layers (its turn expansion, its selection of the best distinct children) at a small width,
+  under one weighting of the beam's portfolio (features.PORTFOLIO), a different weighting for
+  each simulation (its seed picks it), so the playouts follow different plans; a playout's
   result is its best finished line. The width grows as the game shortens
-  (:func:`playout_width`: ``PLAYOUT_WIDTH`` at the start, ``PLAYOUT_WIDTH x GAME_TURNS /
-  turns left`` later, at most rollout.MAX_WIDTH), so every decision costs about the same and
+  (:func:`playout_width`: ``PLAYOUT_WIDTH`` at the start, ``PLAYOUT_WIDTH x GAME_TURNS / turns
+  left`` later, at most beam_playouts.MAX_WIDTH), so every decision costs about the same and
   the last turns are searched by wide beams, as the beam's endgame polish does. Playouts are
   compiled and run in parallel, a batch of ``BATCH`` leaves at a time (leaf parallelism; the
-  leaves of a batch are chosen with a virtual visit each, so they differ). The tree itself
-  is Python: one simulation's tree work takes microseconds, its playout a second of
-  expansions, so compiling the tree would not pay.
+  leaves of a batch are chosen with a virtual visit each, so they differ). The tree itself is
+  Python: one simulation's tree work takes microseconds, its playout a second of expansions,
+  so compiling the tree would not pay.
 * **Prior**: a node's children are tried best first by the evaluation before UCT chooses
   among them (progressive widening by the prior), so a decision's first simulations go to
   the turns the evaluation likes.
@@ -54,18 +54,17 @@ import numpy as np
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
-from . import rollout as R
-from . import turns as U
-from .expansion import MAXD, expand, replay
-from .common import SearchResult, state_hash
-from .weightsfile import default_portfolio
+from .beam.expansion import MAXD, expand, replay
+from .common import MAX_LINE, SearchResult, seed_words, state_hash
+from .evaluation.weights import default_portfolio
+from .playouts import beam_playouts as P
 
 DEFAULT_SIMULATIONS = 16  # simulations per decision of `ora-solve solo --mcts`
-# width of a playout's beam at the start of the game (rollout.py; 1: greedy), by variant: a
+# width of a playout's beam at the start of the game (beam_playouts.py; 1: greedy), by variant: a
 # French turn costs about half an Irish one, so France affords the wider playouts in 10 minutes
 PLAYOUT_WIDTH = {"ireland": 9, "france": 16}
 GAME_TURNS = 78  # turns (decisions) in a solo game, about
-NOISE = 0.05  # a playout's seeded tie-breaking of the evaluation (rollout.py)
+NOISE = 0.05  # a playout's seeded tie-breaking of the evaluation (beam_playouts.py)
 TREE_CHILDREN = 8  # children per tree node, the best by the evaluation
 BATCH = 8  # playouts run in parallel per batch (fixed: the line does not depend on threads)
 C = 0.3  # exploration constant
@@ -93,8 +92,8 @@ class FastTurnGame(TurnGame):
                  portfolio: list[np.ndarray] | None = None, width: int | None = None,
                  noise: float = NOISE):
         width = PLAYOUT_WIDTH[variant] if width is None else width
-        if not 1 <= width <= R.MAX_WIDTH:
-            raise ValueError(f"a playout's width is 1 to {R.MAX_WIDTH}, not {width}")
+        if not 1 <= width <= P.MAX_WIDTH:
+            raise ValueError(f"a playout's width is 1 to {P.MAX_WIDTH}, not {width}")
         self.e = FastEngine(variant)
         self.k = tree_children
         self.width = width
@@ -136,11 +135,11 @@ class FastTurnGame(TurnGame):
         starts = np.stack(states).astype(np.int64)
         sw = np.array(seeds, dtype=np.uint64)
         wsel = (sw % np.uint64(len(self.weights))).astype(np.int64)
-        lines = np.zeros((B, U.MAX_LINE), dtype=np.int64)
+        lines = np.zeros((B, MAX_LINE), dtype=np.int64)
         lens = np.zeros(B, dtype=np.int64)
         scores = np.zeros(B, dtype=np.int64)
         gen = np.zeros(B, dtype=np.int64)
-        R.beam_playouts(self.e.T, starts, self.weights, wsel, self.width, self.noise, sw,
+        P.beam_playouts(self.e.T, starts, self.weights, wsel, self.width, self.noise, sw,
                         lines, lens, scores, gen)
         self.generated += int(gen.sum())
         return [(float(scores[b]), lines[b, : lens[b]].tolist()) for b in range(B)]
@@ -243,7 +242,7 @@ class MCTS:
             picks = [self._select(root) for _ in range(min(self.batch, simulations - done))]
             leaves = [self.nodes[keys[-1]] for keys, _ in picks]
             todo = [i for i, n in enumerate(leaves) if not n.terminal]
-            seeds = [int(s) for s in U.seed_words(self.seed, len(todo), self.simulations + 1)]
+            seeds = [int(s) for s in seed_words(self.seed, len(todo), self.simulations + 1)]
             results: dict[int, tuple[float, list[int]]] = {
                 i: (self.game.reward(n.state), []) for i, n in enumerate(leaves) if n.terminal}
             if todo:
@@ -298,7 +297,7 @@ def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, see
     beam.state_at_round gives) searches only the rest of the game after that line. Once
     ``stop()`` returns true (or the time is up) the rest of the best line seen is played.
     ``portfolio``: the playouts' weightings (the tree's children: entry 0; default
-    ``weightsfile.default_portfolio(variant)``)."""
+    ``weights.default_portfolio(variant)``)."""
     if budget < 1:
         raise ValueError("MCTS budget must be at least 1 simulation per decision")
     game = FastTurnGame(variant, portfolio=portfolio, width=width)
@@ -348,8 +347,8 @@ def mcts_search(variant: str = "ireland", budget: int = DEFAULT_SIMULATIONS, see
 def playout_width(start_width: int, turns_left: int) -> int:
     """The playouts' width with ``turns_left`` turns to go: ``start_width`` at the start of
     the game, then growing as the game shortens so that a playout costs about as much as at
-    the start (at most rollout.MAX_WIDTH)."""
-    return max(1, min(R.MAX_WIDTH, round(start_width * GAME_TURNS / max(1, turns_left))))
+    the start (at most beam_playouts.MAX_WIDTH)."""
+    return max(1, min(P.MAX_WIDTH, round(start_width * GAME_TURNS / max(1, turns_left))))
 
 
 def _turns_left(game: FastTurnGame, W, actions) -> int:

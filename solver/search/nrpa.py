@@ -1,11 +1,12 @@
 """Nested Rollout Policy Adaptation (Rosin 2011) over whole turns, with GNRPA's prior bias.
 
-**Moves.** The moves of a state are the beam's turns (turns.py): the children of the beam's
-turn expansion (beam.py ``expand``: its search policy, its deduplication by state hash), at
-most ``CHILDREN`` of them, the best by the evaluation. A turn is the canonical actions from a
-state up to the next change of the flow step (``W[STEP]``) or the end of the game.
+**Moves.** The moves of a state are the beam's turns (playouts/softmax_playouts.py): the
+children of the beam's turn expansion (beam/expansion.py ``expand``: its search policy, its
+deduplication by state hash), at most ``CHILDREN`` of them, the best by the evaluation. A turn
+is the canonical actions from a state up to the next change of the flow step (``W[STEP]``) or
+the end of the game.
 
-**Move codes** (the policy's keys, ``turns.move_code``). A move is identified by
+**Move codes** (the policy's keys, ``softmax_playouts.move_code``). A move is identified by
 
 - its *context*: the flow step ``W[STEP]`` of the state the turn starts in, which fixes the
   round, the phase and the place in the round's flow (whose turn, which settlement or bonus
@@ -38,7 +39,7 @@ once (compiled turn expansions in parallel, beam.expand_all) and returns the bes
 the search uses the cores; the result depends on the seed and ``parallel``, not on the thread
 count. With a deadline, the top level is **restarted** each time it finishes (a fresh policy,
 new random streams, the best line so far as the seed line) until the deadline passes. Each
-restart takes the next weighting of the portfolio (weightsfile.default_portfolio, or the
+restart takes the next weighting of the portfolio (weights.default_portfolio, or the
 ``--weights`` file's leading it) for the prior and for the moves offered, so that the
 restarts do not all search the neighbourhood one evaluation favours (``MoveGame.reprior``).
 
@@ -69,10 +70,11 @@ import numpy as np
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
-from . import turns as U
-from .expansion import MAXD, expand_all, replay
-from .common import SearchResult, state_hash
-from .weightsfile import default_portfolio
+from .beam.expansion import MAXD, expand_all, replay
+from .beam.run import state_at_round, wide_start
+from .common import SearchResult, seed_words, state_hash
+from .evaluation.weights import default_portfolio
+from .playouts.softmax_playouts import move_codes
 
 POLICY_BITS = 20
 CHILDREN = 512
@@ -214,7 +216,7 @@ class NRPA:
             if self.best is not None and ((self.stop is not None and self.stop()) or (
                     self.deadline is not None and time.perf_counter() > self.deadline)):
                 raise _Stop
-            seeds = U.seed_words(self.seed, self.parallel, self.calls + 1)
+            seeds = seed_words(self.seed, self.parallel, self.calls + 1)
             self.calls += 1
             seqs = playouts(self.game, pol, seeds)
             self.playouts += len(seqs)
@@ -259,7 +261,7 @@ class FastMoveGame(MoveGame):
         self.k = children
         self.tau = tau
         # the evaluation weightings of the prior (and of the moves offered), one per top-level
-        # run in turn (default: the first weighting of weightsfile.default_portfolio(variant))
+        # run in turn (default: the first weighting of weights.default_portfolio(variant))
         if priors is None:
             priors = [default_portfolio(variant)[0]]
         self.priors = [np.asarray(w, dtype=np.float64) for w in priors]
@@ -308,7 +310,7 @@ class FastMoveGame(MoveGame):
         out = []
         for p in range(P):
             sl = slice(p * k, p * k + counts[p])
-            codes = U.move_codes(int(states[p][L.STEP]), paths[sl], lens[sl])
+            codes = move_codes(int(states[p][L.STEP]), paths[sl], lens[sl])
             out.append((codes, evals[sl], paths[sl], lens[sl], hashes[sl]))
         return out
 
@@ -350,7 +352,7 @@ class FastMoveGame(MoveGame):
             else:
                 path = np.array(line[k:j], dtype=np.int64)
                 ev = float(evals.min()) if len(evals) else 0.0
-                codes = np.append(codes, U.move_codes(int(step0), path[None, :],
+                codes = np.append(codes, move_codes(int(step0), path[None, :],
                                                       np.array([j - k])))
                 evals = np.append(evals, ev)
                 c = len(codes) - 1
@@ -378,7 +380,7 @@ def nrpa_search(variant: str = "ireland", level: int = 2, iterations: int = ITER
     search on from there instead (a seed line must then begin with the prefix).
     ``priors``: the evaluation's weightings for the prior (and the moves offered), one per
     top-level run in turn (the restarts of a search with a time limit; default: the whole
-    ``weightsfile.default_portfolio(variant)``, its first for the first run).
+    ``weights.default_portfolio(variant)``, its first for the first run).
     """
     t0 = time.perf_counter()
     if from_round is not None:
@@ -386,10 +388,8 @@ def nrpa_search(variant: str = "ireland", level: int = 2, iterations: int = ITER
             raise ValueError("from_round needs a seed line to start from")
         if start is not None:
             raise ValueError("give a start or a from_round, not both")
-        from .beam import state_at_round
         start = state_at_round(FastEngine(variant), list(seed_line), from_round)
     elif start is not None:
-        from .beam import wide_start
         start = wide_start(variant, start)
         if seed_line is not None and list(seed_line[:len(start[1])]) != start[1]:
             raise ValueError("the seed line does not begin with the start's prefix")

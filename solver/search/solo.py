@@ -8,7 +8,7 @@ each one function: :func:`prepare_output` (the record's path, checked before any
 Time limits are for the whole job: compiling the kernels, the search, the verification and
 the writing all end within ``time_limit`` seconds of ``started`` (``RESERVE`` is kept back for
 what follows the search). Without ``--beam`` or ``--mcts`` the job runs the time-budgeted beam
-(:mod:`solver.search.schedule`) for ``DEFAULT_TIME_LIMIT`` seconds.
+(:mod:`solver.search.beam.schedule`) for ``DEFAULT_TIME_LIMIT`` seconds.
 
 A first SIGINT (Ctrl-C) or SIGTERM stops the search at the end of the layer under way; the
 best line so far is finished greedily, verified and written with ``"interrupted": true``. A
@@ -26,14 +26,14 @@ from pathlib import Path
 from solver.fast import layout as L
 
 from . import progress, records
-from .beam import POLISH_LINES, POLISH_ROUNDS, beam_search, group_count
-from .evaluation import PORTFOLIO
+from .beam import beam_search, timed_beam_search
+from .beam.stages import POLISH_LINES, POLISH_ROUNDS, group_count
+from .evaluation.features import PORTFOLIO
+from .evaluation.weights import default_portfolio, portfolio_with, to_named, tuned_default
 from .mcts import PLAYOUT_WIDTH as MCTS_PLAYOUT_WIDTH
 from .mcts import mcts_search
 from .nrpa import ITERATIONS, SEEDED_TAU, TAU, nrpa_search
-from .rollout import MAX_WIDTH as MCTS_MAX_WIDTH
-from .schedule import timed_beam_search
-from .weightsfile import default_portfolio, portfolio_with, to_named, tuned_default
+from .playouts.beam_playouts import MAX_WIDTH as MCTS_MAX_WIDTH
 
 RESULTS = Path("results")
 DEFAULT_TIME_LIMIT = 600.0  # seconds, the whole default command on 2 cores
@@ -72,7 +72,7 @@ class SoloJob:
     nrpa: int | None = None
     iterations: int = ITERATIONS
     seed_line: SeedLine | None = field(default=None, compare=False)
-    weights: object = field(default=None, compare=False)  # weightsfile.Weights (--weights)
+    weights: object = field(default=None, compare=False)  # evaluation.weights.Weights (--weights)
     playout_width: int | None = None  # MCTS playouts' start width (None: mcts.PLAYOUT_WIDTH)
     node_limit: int | None = None  # the node-budgeted beam: children generated in all
 

@@ -10,7 +10,7 @@ polish), but chooses their widths from the time they may take instead of from on
 1. **Strategy groups.** ``GROUPS`` beams share ``GROUP_SHARE`` of the time left after the
    probe. Group 0 runs the portfolio's leader; the others run the best-measured hand-set
    weightings for seed 0 and a seeded draw from the best ``GROUP_POOL`` for other seeds
-   (``weightsfile.group_weightings``), so two seeds search different plans. Before each
+   (``weights.group_weightings``), so two seeds search different plans. Before each
    group its width is set so that the groups still to run fit in what is left of that share.
 2. **Endgame polish.** Restarts from rounds ``POLISH_ROUNDS`` of the ``POLISH_LINES`` best
    distinct lines, as in ``beam_search``, at one width chosen before each restart so that
@@ -53,11 +53,12 @@ import numpy as np
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
-from .beam import MAX_GROUPS, POLISH_ROUNDS, polish_chains, polish_restart, run_beam, wide_start
-from .common import SearchResult
-from .evaluation import PORTFOLIO
+from ..common import SearchResult
+from ..evaluation.features import PORTFOLIO
+from ..evaluation.weights import default_portfolio, group_weightings
 from .expansion import KEEP_PER_PARENT
-from .weightsfile import default_portfolio, group_weightings
+from .run import run_beam, wide_start
+from .stages import MAX_GROUPS, POLISH_ROUNDS, polish_chains, polish_restart
 
 PROBE_WIDTH = 8
 GROUPS = MAX_GROUPS  # the fixed-width beam's cap on groups, one number for both
@@ -120,9 +121,9 @@ class _Clock:
         self._rounds = [0.0] * (LAST_ROUND + 2)
         timed = self.nodes is None
         r = run_beam(variant, width, seed, self.left() if timed else None, self._layer,
-                  KEEP_PER_PARENT, weights, start=start, label=label, stop=stop,
-                  node_limit=None if timed else int(self.left()), meter=self._meter,
-                  guide=guide)
+                     KEEP_PER_PARENT, weights, start=start, label=label, stop=stop,
+                     node_limit=None if timed else int(self.left()), meter=self._meter,
+                     guide=guide)
         from_round = 1 if start is None else int(start[0][L.ROUND])
         kind = "polish" if polish else "game"
         if r.complete and kind == "game" and sum(self._rounds) > 0:
@@ -164,7 +165,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     (a state and the line that reached it, as for ``beam_search``) searches on from that
     position: the probe and the groups start there, no polish restart starts before it.
     ``portfolio``: the weightings (the groups: ``group_weightings``; the probe and the
-    polish: entry 0; default ``weightsfile.default_portfolio(variant)``). Under a node budget
+    polish: entry 0; default ``weights.default_portfolio(variant)``). Under a node budget
     ``progress`` gets a fourth argument: the children generated so far.
     """
     pf = default_portfolio(variant) if portfolio is None else portfolio
@@ -277,4 +278,5 @@ def warm_up(variant: str, seed: int) -> None:
         calls[0] += 1
         return calls[0] > 1
 
-    run_beam(variant, 1, seed, None, None, KEEP_PER_PARENT, PORTFOLIO[0], stop=after_one_layer)
+    run_beam(variant, 1, seed, None, None, KEEP_PER_PARENT, PORTFOLIO[0],
+             stop=after_one_layer)

@@ -1,7 +1,7 @@
 """The beam's turn expansion: the compiled kernels that expand every state of a layer.
 
 ``expand_into`` runs the depth-first search over one state's decisions until the flow moves
-on (the turn search of beam.py's module docstring, under the search policy of policy.py) and
+on (the turn search of run.py's module docstring, under the search policy of policy.py) and
 keeps the best ``keep`` distinct children; ``expand_all`` runs it for every parent of a
 layer on all threads; ``replay_chosen`` turns the chosen children back into states.
 
@@ -33,8 +33,8 @@ from solver.fast.kernels.api import step
 from solver.fast.kernels.legal import legal_unsorted
 from solver.fast.kernels.step import DEFERRED, advance, forced_ends, raw_step
 
-from .common import state_hash
-from .evaluation import board_terms, evaluate, evaluate_board
+from ..common import state_hash
+from ..evaluation.features import board_terms, evaluate, evaluate_board
 from .policy import policy_filter
 
 MAXD = 40
@@ -180,7 +180,7 @@ def _child_eval(T, stackW, d, weights, ints):
 
 @njit(cache=True, _nrt=False)
 def _record(rec, W, kind, parent, a):
-    """The bench's census (bench_search): kind 0 an inner state W (``parent``: how its legal
+    """The bench's census (bench/speed.py): kind 0 an inner state W (``parent``: how its legal
     actions were had, 0 generated, 1 handed over by the step, 2 deferred), 1 a step (``a``
     from inner state ``parent``), 2 a new child W (``parent``: the inner state whose board
     terms it reuses, or -1), 3 a revisit skipped. Returns the index of what it recorded;
@@ -233,7 +233,7 @@ def _actions(T, W, nl, c, acts, raw, scratch):
 @njit(cache=True, _nrt=False)
 def expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt, ws, rec):
     """expand() on caller-owned work arrays ``ws`` (scratch_arrays()): no allocation per
-    parent. ``rec`` is None, or the census arrays of bench_search (``_record``).
+    parent. ``rec`` is None, or the census arrays of bench/speed.py (``_record``).
 
     The turn's depth-first search with a table of the states it has reached: an inner state
     reached again (another order of the same decisions) has had its subtree searched, and a

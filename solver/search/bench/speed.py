@@ -7,17 +7,17 @@ reports:
 * **children per second** (children generated, counted as the records' ``nodes``: the
   distinct children each parent keeps, at most ``keep``) and the time per layer, split into
   the compiled expansion (both threads) and the Python work of the layer (ranking, dedup,
-  replay of the chosen children: ``beam.layer``);
+  replay of the chosen children: ``beam.run.layer``);
 * a **signature**, deterministic for the same code and arguments: the nodes, and per round
   the best evaluation and the score of that state after the last layer and a digest of the
   last layer's states (in beam order);
 * **where an expansion's time goes**, on one thread: a census runs the expansion itself
-  (``beam.expand_into`` with its census arrays) on ``sample`` parents spread evenly over
+  (``expansion.expand_into`` with its census arrays) on ``sample`` parents spread evenly over
   all the layers of each round (the parents of all its layers in order, best first within
   a layer), recording every state whose legal actions it generates, every step and every
   new child; then each component kernel is timed alone on exactly those inputs (legal generation, policy filter, copy and
   step, hash, evaluation; each the fastest of ``REPEAT`` runs) and compared with the time of
-  ``beam.expand`` on the same parents.
+  ``expansion.expand`` on the same parents.
   The remainder is the search's own bookkeeping (its table of reached states, dedup, keeping
   the best). Turn searches differ a hundredfold in size between layers and parents (at
   round 28 the second layer's parents search 20 times the states of the last layer's), so
@@ -38,13 +38,13 @@ from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.fast.kernels.legal import legal_unsorted
 
-from . import beam as B
-from . import expansion as X
-from .common import state_hash
-from .evaluation import PORTFOLIO, board_terms, evaluate, evaluate_board
-from .policy import policy_filter
+from ..beam import expansion as X
+from ..beam.policy import policy_filter
+from ..beam.run import layer, state_at_round
+from ..common import state_hash
+from ..evaluation.features import PORTFOLIO, board_terms, evaluate, evaluate_board
 
-RESULTS = Path(__file__).resolve().parent.parent.parent / "results"
+RESULTS = Path(__file__).resolve().parents[3] / "results"  # the checkout's results/
 ROUNDS = (1, 10, 20, 28)
 
 
@@ -131,7 +131,7 @@ def _time_eval(T, S, roots, inner, n, w):
 
 @njit(cache=True)
 def _time_expand(T, parents, w, keep, paths, lens, evals, hashes, noise, salt, ws):
-    """The expansion as one lane of beam.expand_all runs it (its work arrays reused)."""
+    """The expansion as one lane of expansion.expand_all runs it (its work arrays reused)."""
     n = 0
     for p in range(parents.shape[0]):
         n += X.expand_into(T, parents[p], w, keep, paths, lens, evals, hashes, noise, salt, ws,
@@ -193,7 +193,7 @@ def _profile(e: FastEngine, parents: np.ndarray, w: np.ndarray, keep: int, noise
     raw = np.zeros(I.MAX_LEGAL, dtype=np.int64)
     out = np.zeros(I.MAX_LEGAL, dtype=np.int64)
     Wt = np.zeros(L.W_SIZE, dtype=np.int64)
-    Wt[L.LAND] = -1  # (as a fresh row of the expansion's stack: beam.copy_state)
+    Wt[L.LAND] = -1  # (as a fresh row of the expansion's stack: expansion.copy_state)
     expand_s = _timed(_time_expand, e.T, parents, w, keep, paths, lens, evals, hashes, noise,
                       salt, ws)
     legal_s = _timed(_time_legal, e.T, inner, handed, ni, raw)
@@ -229,14 +229,14 @@ def run(variant: str = "ireland", width: int = 100, layers: int = 4,
     salt = np.uint64((seed * 0x9E3779B97F4A7C15) % (1 << 64))
     scratch = np.zeros(I.MAX_LEGAL, dtype=np.int64)
     # warm the kernels (compile or load from cache) outside the timing
-    W, _ = B.state_at_round(e, line, rounds[0])
-    B.layer(e.T, W[None, :].copy(), w, keep, 2, noise, salt, scratch)
+    W, _ = state_at_round(e, line, rounds[0])
+    layer(e.T, W[None, :].copy(), w, keep, 2, noise, salt, scratch)
     _profile(e, W[None, :].copy(), w, keep, noise, salt)
     per_round = []
     total = {"expand": 0.0, "select": 0.0}
     nodes = 0
     for rnd in rounds:
-        W, _ = B.state_at_round(e, line, rnd)
+        W, _ = state_at_round(e, line, rnd)
         beam = W[None, :].copy()
         times: dict = {}
         n_layers = 0
@@ -247,7 +247,7 @@ def run(variant: str = "ireland", width: int = 100, layers: int = 4,
             if len(live) == 0:
                 break
             every.append(live)
-            beam, _, _, _, n = B.layer(e.T, live, w, keep, width, noise, salt, scratch, times)
+            beam, _, _, _, n = layer(e.T, live, w, keep, width, noise, salt, scratch, times)
             round_nodes += n
             n_layers += 1
         best = int(np.argmax([evaluate(e.T, beam[i], w) for i in range(len(beam))]))

@@ -18,7 +18,7 @@ A weights file leads the search's portfolio: :func:`portfolio_with` puts its vec
 keeps the hand-set weightings after it, so the probe, the first group and every polish restart
 of the default search use it, and the other groups keep the other plans alive.
 
-The tuned defaults are package data (``solver/search/tuned/<variant>.json``), used by
+The tuned defaults are package data (``solver/search/evaluation/tuned/<variant>.json``), used by
 :func:`default_portfolio` only if their tuning record says they scored at least as well on
 held-out seeds as the best hand-set weighting at the same budget (``beats_hand_set``).
 """
@@ -34,12 +34,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .evaluation import ADDED_WEIGHTS, N_WEIGHTS, PORTFOLIO, WEIGHT_NAMES
+from .features import ADDED_WEIGHTS, N_WEIGHTS, PORTFOLIO, WEIGHT_NAMES
 
 KIND = "ora-solve evaluation weights"
 FORMAT = 1
 VARIANTS = ("ireland", "france")
-TUNED_DIR = "tuned"  # package data directory of solver.search
+TUNED_DIR = "tuned"  # package data directory of solver.search.evaluation
 
 
 class WeightsError(ValueError):
@@ -135,11 +135,11 @@ def portfolio_with(w) -> list[np.ndarray]:
 def tuned_default(variant: str) -> Weights | None:
     """The committed tuned weights of ``variant`` if they beat the hand-set portfolio on
     their held-out seeds, else None."""
-    res = resources.files("solver.search").joinpath(TUNED_DIR, f"{variant}.json")
+    res = resources.files("solver.search.evaluation").joinpath(TUNED_DIR, f"{variant}.json")
     if not res.is_file():
         return None
     data = json.loads(res.read_text(encoding="utf-8"))
-    w = parse(data, f"solver/search/{TUNED_DIR}/{variant}.json", variant)
+    w = parse(data, f"solver/search/evaluation/{TUNED_DIR}/{variant}.json", variant)
     holdout = (data.get("tuning") or {}).get("holdout") or {}
     return w if holdout.get("beats_hand_set") is True else None
 

@@ -1,5 +1,20 @@
 """The beam's search policy inside a turn: which of a state's legal actions the turn search
-tries (solver/search/beam.py's module docstring says what it trims and why)."""
+tries.
+
+Inside a turn the expansion follows a **search policy** that trims choices the evaluation
+cannot tell apart, to keep a layer affordable (documented here because it bounds what the
+search can find; the canonical action space itself is not trimmed):
+
+* a building is offered on at most ``BUILD_CELLS`` spaces: the first in row order and the
+  one beside the most settlement dwelling value;
+* a settlement on at most ``SETTLE_CELLS`` spaces, those with the best neighbours;
+* fell trees / cut peat take the first card in row order, with whichever of the indicator and
+  the joker yields more;
+* a work contract pays coins when it can, else the drink;
+* at most one conversion per turn, and land is bought only before the main action;
+* the neutral player builds by a fixed policy: the first empty space it may use, else it
+  covers its building of the lowest economic value.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +27,7 @@ from solver.fast.kernels.board import cell_col, cell_index, cell_row
 from solver.fast.kernels.frames import top
 from solver.fast.kernels.wheel import token_yield
 
-from .evaluation import neighbours_dwelling
+from ..evaluation.features import neighbours_dwelling
 
 BUILD_CELLS = 2
 SETTLE_CELLS = 3

@@ -4,8 +4,8 @@ A layer's children sit in slots ``p * keep + i`` (``i < counts[p]``) of the expa
 arrays, parent ``p`` writing its own ``keep`` slots. :func:`select_distinct` keeps the best
 ``width`` of them: best evaluation first, ties by the smaller state hash, and a state reached
 from two parents kept once (its copies have one hash and one evaluation, so they are adjacent
-in that order: the first, from the lower slot, is kept). beam.layer (the beam search) and
-rollout.beam_playout (MCTS's playouts) both choose with it, so a playout of width ``w`` keeps
+in that order: the first, from the lower slot, is kept). run.layer (the beam search) and
+playouts/beam_playouts.py (MCTS's playouts) both choose with it, so a playout of width ``w`` keeps
 what a beam of width ``w`` keeps.
 """
 

@@ -28,8 +28,8 @@ game end) **plus** a potential term that looks past the current score:
 The hand-set weights (``PORTFOLIO``) were set from the card table and adjusted with short
 beam runs; they are plain numpy arrays passed into the kernel, so tuning never touches code.
 ``ora-solve tune`` (tune.py) searches them by the cross-entropy method and writes a weights
-file (weightsfile.py: the values named by ``WEIGHT_NAMES``); tuned defaults committed in
-``tuned/<variant>.json`` lead the search's portfolio (``weightsfile.default_portfolio``) only
+file (weights.py: the values named by ``WEIGHT_NAMES``); tuned defaults committed in
+``tuned/<variant>.json`` lead the search's portfolio (``weights.default_portfolio``) only
 if they scored at least as well on held-out seeds as the best hand-set weighting.
 """
 
@@ -105,7 +105,7 @@ def _variant(goods_scale: float, hope: float, space: float) -> np.ndarray:
     return w
 
 
-#: The evaluation portfolio of beam search (beam.py splits a wide beam into groups, one
+#: The evaluation portfolio of beam search (beam/stages.py splits a wide beam into groups, one
 #: weighting each). Short beam runs showed that the final score is very sensitive to how much
 #: stock is worth against points already scored: no one weighting was best in both variants,
 #: and nearby weightings can differ by 50 points (docs/experiments.md). Several weightings,

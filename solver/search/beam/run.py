@@ -1,36 +1,17 @@
-"""Beam search over the canonical action space on the fast engine.
+"""One beam: layers of the turn expansion under one weighting, from the start or a position.
 
 One beam layer is one step of the game's flow: every state in the beam is expanded by a
 depth-first search over all of its decisions until the flow moves on (a turn ends, a
-settlement turn ends, the neutral has built). Each such end state is a child; children are
-deduplicated by a hash of their state, scored by :func:`solver.search.evaluation.evaluate`
-(score so far plus the potential of goods, settlement cards and space), and the best
-``width`` are kept. The best finished line seen is kept throughout (anytime), so a search
-stopped by its time limit still returns its best complete line, finished greedily if needed.
-
-``beam_search`` runs such beams in two stages (its docstring has the measurements): narrow
-groups under different evaluation weightings (the plans), then an endgame polish in which a
-wide beam restarts from late rounds of the best lines.
-
-Inside a turn the expansion follows a **search policy** that trims choices the evaluation
-cannot tell apart, to keep a layer affordable (documented here because it bounds what the
-search can find; the canonical action space itself is not trimmed):
-
-* a building is offered on at most ``BUILD_CELLS`` spaces: the first in row order and the
-  one beside the most settlement dwelling value;
-* a settlement on at most ``SETTLE_CELLS`` spaces, those with the best neighbours;
-* fell trees / cut peat take the first card in row order, with whichever of the indicator and
-  the joker yields more;
-* a work contract pays coins when it can, else the drink;
-* at most one conversion per turn, and land is bought only before the main action;
-* the neutral player builds by a fixed policy: the first empty space it may use, else it
-  covers its building of the lowest economic value.
+settlement turn ends, the neutral has built; expansion.py, under the search policy of
+policy.py). Each such end state is a child; children are deduplicated by a hash of their
+state, scored by :func:`solver.search.evaluation.features.evaluate` (score so far plus the
+potential of goods, settlement cards and space), and the best ``width`` are kept
+(selection.py; in France no plan may fill more than ``PLAN_CAP`` of a layer). The best
+finished line seen is kept throughout (anytime), so a beam stopped by its time limit still
+returns its best complete line, finished greedily if needed.
 
 Deterministic: the same arguments give the same line (ties are broken by state hash; the
 seed perturbs evaluation ties only).
-
-The turn expansion (``expand``, ``expand_all``: one layer's kernels) lives in
-``expansion.py``; its names are re-exported here.
 """
 
 from __future__ import annotations
@@ -43,139 +24,11 @@ from solver.fast import ids as I
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
-from .common import SearchResult, splitmix_words
-from .evaluation import evaluate
-from .expansion import KEEP_PER_PARENT, MAXD, expand, expand_all, replay, replay_chosen
+from ..common import SearchResult, splitmix_words
+from ..evaluation.features import evaluate
+from .expansion import MAXD, expand, expand_all, replay, replay_chosen
 from .lines import Lines
 from .selection import plan_keys, select_capped, select_distinct
-from .weightsfile import default_portfolio, group_weightings
-
-# ===== the beam ================================================================================
-
-GROUP_WIDTH = 100
-MAX_GROUPS = 6  # strategy groups at most (schedule.GROUPS is this too)
-POLISH_ROUNDS = (28, 22, 25, 28)  # the endgame polish restarts from these rounds ...
-POLISH_LINES = 2  # ... of this many of the best lines the groups found
-POLISH_SHARE = 0.5  # ... with a beam this share of the whole width
-
-
-def group_count(width: int, weightings: int) -> int:
-    """How many strategy groups ``beam_search`` splits a beam of ``width`` into."""
-    return min(weightings, MAX_GROUPS, max(1, width // GROUP_WIDTH))
-
-
-def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
-                time_limit: float | None = None, progress=None, keep: int = KEEP_PER_PARENT,
-                weights: np.ndarray | None = None, stop=None,
-                start: tuple[np.ndarray, list[int]] | None = None,
-                portfolio: list[np.ndarray] | None = None) -> SearchResult:
-    """Beam search of total width ``width``; returns the best complete line found.
-
-    With the default evaluation the search has two stages:
-
-    1. **Strategy groups.** The beam is split into at most ``MAX_GROUPS`` groups of at least
-       ``GROUP_WIDTH`` states, each steered by its own weighting, chosen as in the timed
-       search (``weightsfile.group_weightings``: the leader, then the best-measured
-       weightings for seed 0 or a seeded draw from them). The weightings favour different
-       plans, and which plan wins is hard to tell early, so the groups keep many plans
-       alive; six wider groups beat one group of 100 per weighting (docs/experiments.md,
-       2026-12-04).
-    2. **Endgame polish.** From the ``POLISH_LINES`` best distinct lines of stage 1, a single
-       beam of ``POLISH_SHARE`` x ``width`` restarts at each round of ``POLISH_ROUNDS``. In
-       the last rounds the score itself dominates the evaluation and a wide beam plays the
-       ending far better than the narrow group that found the line. A restart that scores
-       more replaces the line for the next restarts of its chain; a restart from a state
-       already tried is skipped (it would find the same line). At width 2000 (seed 0) the
-       polish took a line 25 points higher in Ireland and 33 in France (docs/experiments.md).
-
-    ``weights`` gives one weighting to a single plain beam of the whole width instead.
-    ``portfolio`` gives the groups' weightings in order (group i: entry i mod len, the polish:
-    entry 0) instead of the default, ``weightsfile.default_portfolio(variant)`` chosen by
-    ``group_weightings``.
-    ``stop`` (a callable) ends the search at the next layer once it returns true: the stage
-    under way finishes its best state greedily and the stages after it are skipped.
-    ``start`` (a packed or wide state and the line that reached it from the initial state)
-    searches on from that position: every stage starts there or later, and the returned line
-    begins with that prefix.
-    """
-    if width < 1:
-        raise ValueError("beam width must be at least 1")
-    if start is not None:
-        start = wide_start(variant, start)
-    if weights is not None:
-        return run_beam(variant, width, seed, time_limit, progress, keep, weights, stop=stop,
-                     start=start)
-    pf = portfolio if portfolio is not None else default_portfolio(variant)
-    groups = group_count(width, len(pf))
-    chosen = (group_weightings(variant, pf, seed, groups) if portfolio is None
-              else [i % len(pf) for i in range(groups)])
-    polish_width = max(1, int(width * POLISH_SHARE)) if groups > 1 else 0
-    stages = groups + (POLISH_LINES * len(POLISH_ROUNDS) if polish_width else 0)
-    t0 = time.perf_counter()
-    found: list[SearchResult] = []
-    trace: list[dict] = []
-    nodes = layers = 0
-    complete = True
-
-    def limit(done: int) -> float | None:
-        if time_limit is None:
-            return None
-        return max(0.0, (time_limit - (time.perf_counter() - t0)) / (stages - done))
-
-    def stopped() -> bool:
-        return stop is not None and stop()
-
-    for i in range(groups):
-        if found and stopped():
-            complete = False
-            break
-        share = width // groups + (1 if i < width % groups else 0)
-        r = run_beam(variant, share, seed, limit(i), progress, keep,
-                  pf[chosen[i]], start=start,
-                  label=f"group {i + 1}/{groups}", stop=stop)
-        nodes += r.nodes
-        layers += r.layers
-        complete = complete and r.complete
-        found.append(r)
-        trace.append({"stage": "group", "weighting": chosen[i],
-                      "width": share, "from_round": 1 if start is None else int(start[0][L.ROUND]),
-                      "score": r.score[0],
-                      "seconds": round(r.seconds, 1)})
-    found.sort(key=lambda r: -r.score[0])
-    best = found[0]
-    if polish_width and not stopped():
-        e = FastEngine(variant)
-        done = groups
-        chains = polish_chains(found)
-        tried = set()
-        for line_score, line in chains:
-            # each restart polishes the best line of this chain so far
-            for rnd in POLISH_ROUNDS:
-                if stopped():
-                    complete = False
-                    break
-                restart = polish_restart(e, line, rnd, start)
-                key = tuple(restart[1])
-                if key in tried:  # the same restart again: deterministic, skip it
-                    done += 1
-                    continue
-                tried.add(key)
-                r = run_beam(variant, polish_width, seed, limit(done), progress, keep, pf[0],
-                          start=restart, label=f"polish {done + 1 - groups}/{stages - groups}",
-                          stop=stop, guide=line)
-                done += 1
-                nodes += r.nodes
-                layers += r.layers
-                trace.append({"stage": "polish", "weighting": 0, "width": polish_width,
-                              "from_round": rnd, "score": r.score[0],
-                              "seconds": round(r.seconds, 1)})
-                complete = complete and r.complete
-                if r.score[0] > line_score:
-                    line, line_score = r.line, r.score[0]
-                if r.score[0] > best.score[0]:
-                    best = r
-    return SearchResult(variant, best.score, best.line, nodes, layers,
-                        time.perf_counter() - t0, complete, trace)
 
 
 def wide_start(variant: str, start: tuple[np.ndarray, list[int]]
@@ -202,28 +55,6 @@ def state_at_round(e: FastEngine, line: list[int], rnd: int) -> tuple[np.ndarray
         prev = W[L.STEP]
         e.step_wide(W, a)
     return W, list(line)
-
-
-def polish_chains(found: list[SearchResult]) -> list[tuple[int, list[int]]]:
-    """The endgame polish's chains: (score, line) of the ``POLISH_LINES`` best distinct lines
-    of ``found`` (sorted best first)."""
-    chains: list[tuple[int, list[int]]] = []
-    for r in found:
-        if len(chains) < POLISH_LINES and all(r.line != c[1] for c in chains):
-            chains.append((r.score[0], r.line))
-    return chains
-
-
-def polish_restart(e: FastEngine, line: list[int], rnd: int,
-                   start: tuple[np.ndarray, list[int]] | None
-                   ) -> tuple[np.ndarray, list[int]]:
-    """Where a polish restart of ``line`` from round ``rnd`` begins: its state at that round,
-    never before the position ``start`` the search began from."""
-    restart = state_at_round(e, line, rnd)
-    if start is not None and len(restart[1]) < len(start[1]):
-        return start
-    return restart
-
 
 class _Guide:
     """A line that a beam keeps in every layer (``run_beam``'s ``guide``): its state at the
@@ -310,10 +141,10 @@ def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: f
     return children, chosen // keep, flat, offsets, int(counts.sum())
 
 
-def run_beam(variant: str, width: int, seed: int, time_limit: float | None, progress, keep: int,
-          weights, start: tuple[np.ndarray, list[int]] | None = None, label: str = "",
-          stop=None, node_limit: int | None = None, meter=None,
-          guide: list[int] | None = None) -> SearchResult:
+def run_beam(variant: str, width: int, seed: int, time_limit: float | None, progress,
+             keep: int, weights, start: tuple[np.ndarray, list[int]] | None = None,
+             label: str = "", stop=None, node_limit: int | None = None, meter=None,
+             guide: list[int] | None = None) -> SearchResult:
     """One beam of width ``width`` under one weighting, from the initial state or ``start``
     (a state and the line that reached it). It ends early, finishing its best state
     greedily, after ``time_limit`` seconds, before a layer that would take it past

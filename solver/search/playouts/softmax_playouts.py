@@ -1,10 +1,10 @@
-"""Whole-turn moves for MCTS and NRPA: the beam's turn expansion as a move generator, and
-compiled playouts over it.
+"""NRPA's moves: whole turns of the beam's turn expansion, their move codes, and compiled
+softmax playouts over them.
 
 A **turn** here is one beam layer: the decisions of one state until the game's flow moves on
-(beam.py's ``expand``, with its search policy and its deduplication of children by state
+(beam/expansion.py's ``expand``, with its search policy and its deduplication of children by state
 hash). The children of a state are its moves; each comes with its action path and the
-evaluation (evaluation.py) of the state it reaches.
+evaluation (evaluation/features.py) of the state it reaches.
 
 **Move codes** (NRPA's policy keys, :func:`move_code`): a move is identified by its context,
 the flow step it starts in (``W[STEP]``, which fixes the round, the phase and whose turn it
@@ -29,10 +29,8 @@ from solver.fast import ids as I
 from solver.fast import layout as L
 from solver.fast.kernels.api import score, step, xorshift
 
-from .expansion import MAXD, expand
-from .common import splitmix_words
+from ..beam.expansion import MAXD, expand
 
-MAX_LINE = 2000  # canonical actions in one game (about 270 are played)
 _P = np.uint64(1099511628211)
 
 
@@ -116,8 +114,3 @@ def playouts(T, starts, weights, wsel, keep, tau, seeds, lines, lens, scores):
         sc = np.zeros(4, dtype=np.int64)
         score(T, starts[b], sc)
         scores[b] = sc[0]
-
-
-def seed_words(seed: int, n: int, salt: int = 0) -> np.ndarray:
-    """n distinct nonzero uint64 RNG seeds derived from (seed, salt) (splitmix64)."""
-    return splitmix_words((seed * 0x9E3779B97F4A7C15 + salt * 0xD1B54A32D192ED03) % (1 << 64), n)

@@ -67,8 +67,7 @@ def run(variants=VARIANTS, seeds=SEEDS, widths=WIDTHS, nodes: int | None = NODES
 
     ``widths``: fixed beam widths (each on every seed); ``nodes``: the default schedule's
     node budget (None or 0: not run). ``progress(text)`` is told each run as it ends."""
-    from .beam import beam_search
-    from .schedule import timed_beam_search
+    from ..beam import beam_search, timed_beam_search
 
     seeds = check_seeds(seeds)
     budgets = [("beam", w) for w in widths] + ([("nodes", nodes)] if nodes else [])

@@ -1,8 +1,8 @@
 """Narrow beam playouts for MCTS: a playout is a small beam of the beam search's turns.
 
-A **beam playout** of width ``k`` from a state plays the game to its end the way beam.py's
+A **beam playout** of width ``k`` from a state plays the game to its end the way beam/run.py's
 ``run_beam`` does, but compiled as one kernel and narrow: each layer expands every live state
-with the beam's turn expansion (``beam.expand_into``: its search policy, its deduplication
+with the beam's turn expansion (``expansion.expand_into``: its search policy, its deduplication
 inside a turn), keeps the best ``k`` distinct children of the layer (the beam's own choice,
 selection.select_distinct: best evaluation first, ties by state hash, a child reached from
 two parents kept once) and stops when every state is finished. The playout's result is its
@@ -27,8 +27,8 @@ from solver.fast import ids as I
 from solver.fast import layout as L
 from solver.fast.kernels.api import score, step
 
-from .expansion import MAXD, expand_into, scratch_arrays
-from .selection import select_distinct
+from ..beam.expansion import MAXD, expand_into, scratch_arrays
+from ..beam.selection import select_distinct
 
 MAX_LAYERS = 160  # turns in one game (about 80 are played)
 MAX_WIDTH = 128  # widest playout beam (the last turns' playouts)

@@ -55,7 +55,7 @@ import numpy as np
 
 from solver.jobs import Job
 
-from .evaluation import N_WEIGHTS, PORTFOLIO, W_HOPE, W_WONDER_HOPE, WEIGHT_NAMES
+from .features import N_WEIGHTS, PORTFOLIO, W_HOPE, W_WONDER_HOPE, WEIGHT_NAMES
 
 N_GOODS = W_HOPE  # the goods' weights come first, by good id
 BOUND = float(np.log(8.0))  # each log-multiplier within +-log 8
@@ -99,11 +99,11 @@ def weights_of(start: np.ndarray, z: np.ndarray) -> np.ndarray:
 
 def beam_score(payload: dict) -> dict:
     """One job: a beam of one weighting; its final score (deterministic in the payload)."""
-    from .beam import run_beam
-    from .expansion import KEEP_PER_PARENT
+    from ..beam.expansion import KEEP_PER_PARENT
+    from ..beam.run import run_beam
 
     r = run_beam(payload["variant"], payload["width"], payload["seed"], None, None,
-              KEEP_PER_PARENT, np.asarray(payload["weights"], dtype=np.float64))
+                 KEEP_PER_PARENT, np.asarray(payload["weights"], dtype=np.float64))
     return {"score": int(r.score[0]), "nodes": int(r.nodes),
             "seconds": round(float(r.seconds), 2)}
 
@@ -334,7 +334,7 @@ class Tuner:
 
     def record(self, holdout, tuned_seconds: float, seconds: float) -> dict:
         """The tuning record (what a weights file keeps under "tuning")."""
-        from .weightsfile import to_named
+        from .weights import to_named
 
         b = self.best
         return {

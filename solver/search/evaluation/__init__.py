@@ -1,0 +1,10 @@
+"""How the search scores a position, and where its weights come from.
+
+* ``features``: the evaluation kernels (score so far plus the potential of goods, settlement
+  cards and space), the hand-set weightings ``PORTFOLIO`` and the weights' names
+  (``WEIGHT_NAMES``, the ``W_*`` indices).
+* ``weights``: weights files (``load``), the tuned defaults in ``tuned/<variant>.json``
+  (package data) and the portfolio a search starts from (``default_portfolio``,
+  ``group_weightings``).
+* ``tune``: ``ora-solve tune``, the weight tuner (cross-entropy method, evolution strategy).
+"""
