@@ -20,7 +20,7 @@ from solver.fast.tables import build_tables
 from solver.rules import canonical as C
 from solver.rules import goods as G
 from solver.rules import payment as PAY
-from solver.rules.effects import EFFECTS, MENUS, PRICES
+from solver.rules.effects import EFFECTS, MENUS, PRICES, RATES
 from solver.rules.payment import Cost
 from solver.rules.wheel import TOKENS
 
@@ -133,7 +133,10 @@ def test_menu_columns_fit_the_table():
     assert ids.MC_COST == ids.MC_DATA + 4  # the kernels' option data is 4 ints
     assert ids.MC_GAINS == ids.MC_COST + ids.COST_SIZE
     assert ids.MENU_SIZE == ids.MC_GAINS + G.N_GOODS <= ids.TABLE_WIDTH
-    assert ids.EF_SIZE == ids.EF_MENU_GAINS + 1
+    assert ids.EF_RATES == ids.EF_MENU_GAINS + 1
+    assert ids.EF_SIZE == ids.EF_RATES + ids.N_RATES <= ids.TABLE_WIDTH
+    assert max(len(r) for r in RATES.values()) == ids.N_RATES
+    assert set(RATES) <= set(ids.EFFECT_KEYS)
     assert sum(len(m.entries) for m in MENUS.values()) <= ids.MAX_MENUS
 
 
@@ -267,17 +270,19 @@ def test_exact_goods_and_coins_match_the_payment_module():
 
 def test_goods_points_match_the_rules_scoring():
     rng = random.Random(3)
+    T = build_tables("france").array
     for _ in range(3000):
         g = _random_goods(rng, hi=7)
-        assert goods.goods_points(np.array(g, dtype=np.int64)) == G.goods_points(g), g
+        assert goods.goods_points(T, np.array(g, dtype=np.int64)) == G.goods_points(g), g
 
 
 def test_mix_largest_matches_the_canonical_mix():
     out = np.zeros(4, dtype=np.int64)
+    T = build_tables("ireland").array
     for limit in range(-3, 60):
         for first in ((0, 0, 0, 0), (1, 1, 1, 1)):
             ref = C._mix_largest(limit, first)
-            ok = goods.mix_largest(limit, *first, out)
+            ok = goods.mix_largest(T, limit, *first, out)
             assert ok == (ref is not None), (limit, first)
             if ok:
                 assert tuple(out.tolist()) == ref

@@ -81,10 +81,11 @@ SC_FOOD, SC_ENERGY, SC_ECON, SC_DWELL, SC_TERR, SC_ARRIVES = range(6)
 # effects: canonical option count; 1 if its one option has a fixed cost (costs row); 1 if its
 # function only hands out a fixed set of goods (gains row); 1 if its options are a fixed menu
 # (effects.MENUS), the menu row of its option 1, and 1 if the menu rows' gains are all its
-# function does
+# function does; then its converter numbers (effects.RATES), 0 padded
 EF_OPTIONS, EF_FIXED_COST, EF_GAINS = range(3)
 EF_MENU, EF_MENU_ROW, EF_MENU_GAINS = 3, 4, 5
-EF_SIZE = 6
+EF_RATES, N_RATES = 6, 5
+EF_SIZE = EF_RATES + N_RATES
 # menu rows (one per entry of effects.MENUS): the option's data, its cost vector, its gains
 MC_DATA, MC_COST, MC_GAINS = 0, 4, 32
 MENU_SIZE = 55

@@ -29,7 +29,7 @@ import numpy as np
 from solver.rules import canonical as C
 from solver.rules import goods as G
 from solver.rules.cards import BUILDING_IDS, BUILDINGS, GAME, SETTLEMENTS, building_set
-from solver.rules.effects import EFFECTS, MENUS, PRICES
+from solver.rules.effects import EFFECTS, MENUS, PRICES, RATES
 from solver.rules.profile import RULEBOOK, RuleProfile
 from solver.rules.schedule import solo_script
 
@@ -123,7 +123,7 @@ def _cost_row(cost) -> np.ndarray:
 
 def effect_rows(profile: RuleProfile = RULEBOOK
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(effects, costs, gains, menus) from the effect registry, its MENUS and PRICES, and
+    """(effects, costs, gains, menus) from the effect registry, its MENUS, PRICES and RATES, and
     CANON_OPTIONS (module docstring)."""
     if set(EFFECTS) != set(ids.EFFECT_KEYS):
         raise ValueError("ids.EFFECT_KEYS and the effect registry differ: "
@@ -138,6 +138,8 @@ def effect_rows(profile: RuleProfile = RULEBOOK
     for i, key in enumerate(ids.EFFECT_KEYS):
         # an effect without canonical options (Carpentry) is not in a solo game
         eff[i, ids.EF_OPTIONS] = len(C.CANON_OPTIONS.get(key, ()))
+        rates = RATES.get(key, ())
+        eff[i, ids.EF_RATES:ids.EF_RATES + len(rates)] = rates
         if key in PRICES:
             costs[i] = _cost_row(PRICES[key])
         if key in MENUS:

@@ -182,6 +182,17 @@ MENUS: dict[str, Menu] = {}
 #: the effects whose every option pays one price although what they offer depends on the state
 #: (wonders left, the point mixes); solver/fast/tables.py puts it in their ``costs`` row
 PRICES: dict[str, Cost] = {}
+#: the numbers of the converters whose options follow from the goods held: both engines read
+#: them from here (solver/fast/tables.py writes them into the effect's row, columns EF_RATES)
+RATES: dict[str, tuple[int, ...]] = {
+    "windmill": (7,),  # at most this much grain at once
+    "bakery": (4,),  # coins per bread sold
+    "brewery": (7,),  # coins per beer sold
+    "winery": (7,),  # coins per wine sold
+    "whiskey_distillery": (2,),  # whiskey per malt
+    "forgers_workshop": (5, 10),  # the first reliquary's price, each further one's
+    "spinning_mill": (4, 3, 8, 5, 6),  # up to 4 sheep: 3 coins; up to 8: 5; more: 6
+}
 
 
 def _menu(key: str, entries, label: Callable, cost: Callable, resolve: Callable,
@@ -302,7 +313,7 @@ _simple("granary", "pay 1 coin, take 4 grain and 1 book", {G.GRAIN: 4, G.BOOK: 1
         Cost(coins=1))
 effect("windmill",
        lambda u: [Option(f"{k} grain to {k} flour + {k} straw", (k,), Cost({G.GRAIN: k}))
-                  for k in range(1, min(7, u.goods[G.GRAIN]) + 1)],
+                  for k in range(1, min(RATES["windmill"][0], u.goods[G.GRAIN]) + 1)],
        lambda u, data: u.gain_all({G.FLOUR: data[0], G.STRAW: data[0]}))
 effect("malthouse",
        lambda u: [Option(f"{k} grain to {k} malt + {k} straw", (k,), Cost({G.GRAIN: k}))
@@ -321,7 +332,8 @@ def _bakery_options(u: Use):
 
 
 effect("bakery", _bakery_options,
-       lambda u, data: u.gain_all({G.BREAD: data[0] - data[1], G.COIN: 4 * data[1]}))
+       lambda u, data: u.gain_all({G.BREAD: data[0] - data[1],
+                                 G.COIN: RATES["bakery"][0] * data[1]}))
 
 
 def _brewery_options(u: Use):
@@ -335,7 +347,8 @@ def _brewery_options(u: Use):
 
 
 effect("brewery", _brewery_options,
-       lambda u, data: u.gain_all({G.BEER: data[0] - data[1], G.COIN: 7 * data[1]}))
+       lambda u, data: u.gain_all({G.BEER: data[0] - data[1],
+                                 G.COIN: RATES["brewery"][0] * data[1]}))
 _FUEL = {5: 3, 8: 6, 10: 9}  # coins: the energy they cost
 _menu("fuel_merchant", [(c,) for c in _FUEL],
       lambda u, d: f"{_FUEL[d[0]]} energy for {d[0]} coins",
@@ -353,7 +366,9 @@ _menu("false_lighthouse", [(g,) for g in (G.BEER, G.WHISKEY)],
 
 
 def _spinning(sheep: int) -> int:
-    return 0 if sheep == 0 else 3 if sheep <= 4 else 5 if sheep <= 8 else 6
+    few, coins_few, some, coins_some, coins_many = RATES["spinning_mill"]
+    return 0 if sheep == 0 else coins_few if sheep <= few else coins_some if sheep <= some \
+        else coins_many
 
 
 effect("spinning_mill",
@@ -443,12 +458,14 @@ def _winery_options(u: Use):
 
 
 effect("winery", _winery_options,
-       lambda u, data: u.gain_all({G.WINE: data[0] - data[1], G.COIN: 7 * data[1]}))
+       lambda u, data: u.gain_all({G.WINE: data[0] - data[1],
+                                 G.COIN: RATES["winery"][0] * data[1]}))
 effect("whiskey_distillery",
-       lambda u: [Option(f"{k} malt + wood + peat to {2 * k} whiskey", (k,),
+       lambda u: [Option(f"{k} malt + wood + peat to {RATES['whiskey_distillery'][0] * k} "
+                         "whiskey", (k,),
                          Cost({G.MALT: k, G.WOOD: k, G.PEAT: k}))
                   for k in range(1, min(u.goods[G.MALT], u.goods[G.WOOD], u.goods[G.PEAT]) + 1)],
-       lambda u, data: u.gain(G.WHISKEY, 2 * data[0]))
+       lambda u, data: u.gain(G.WHISKEY, RATES["whiskey_distillery"][0] * data[0]))
 
 
 def _bathhouse(u: Use, data):
@@ -598,10 +615,16 @@ def _forger_money(u) -> int:
     return coin_value(u.goods, u.profile.auto_spend_wine_whiskey)
 
 
+def _forger_price(k: int) -> int:
+    first, more = RATES["forgers_workshop"]
+    return first + more * (k - 1)
+
+
 effect("forgers_workshop",
-       lambda u: [Option(f"{k} reliquaries for {5 + 10 * (k - 1)} coins", (k,),
-                         Cost(coins=5 + 10 * (k - 1)))
-                  for k in range(1, max(0, (_forger_money(u) - 5) // 10 + 1) + 1)],
+       lambda u: [Option(f"{k} reliquaries for {_forger_price(k)} coins", (k,),
+                         Cost(coins=_forger_price(k)))
+                  for k in range(1, max(0, (_forger_money(u) - RATES["forgers_workshop"][0])
+                                         // RATES["forgers_workshop"][1] + 1) + 1)],
        lambda u, data: u.gain(G.RELIQUARY, data[0]))
 PRICES["round_tower"] = Cost({G.WHISKEY: 1}, coins=5, points=14)
 effect("round_tower",

@@ -61,7 +61,7 @@ def neighbour_dwelling(T, W, x):
 @njit(cache=True, _nrt=True)
 def score(T, W, out):
     """Score breakdown into out[0:4]: total, goods, economic, dwelling."""
-    goods = goods_points(W[L.GOODS:L.GOODS + L.N_GOODS])
+    goods = goods_points(T, W[L.GOODS:L.GOODS + L.N_GOODS])
     econ = 0
     dwell = 0
     for x in range(L.N_CELLS):

@@ -19,6 +19,16 @@ def cell_index(col, row):
 
 
 @njit(cache=True, _nrt=False)
+def land_index(W, col, row):
+    """Window index of (col, row) if it is a space of the player's land, else -1."""
+    y = cell_index(col, row)
+    if y < 0:
+        return -1
+    t = W[L.TERR + y]
+    return -1 if t == L.T_NONE or t == L.T_FILLER else y
+
+
+@njit(cache=True, _nrt=False)
 def cell_col(x):
     """Column of a window index."""
     return x % 9 - 2
@@ -100,11 +110,8 @@ def is_building(code):
 
 @njit(cache=True, _nrt=False)
 def _cloister_at(T, W, col, row):
-    y = cell_index(col, row)
+    y = land_index(W, col, row)
     if y < 0:
-        return False
-    t = W[L.TERR + y]
-    if t == L.T_NONE or t == L.T_FILLER:
         return False
     c = W[L.GRID + y]
     return is_building(c) and T[I.R_BUILDINGS + c - L.C_BUILDING, I.BC_CLOISTER] == 1

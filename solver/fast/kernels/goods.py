@@ -10,6 +10,10 @@ from .. import ids as I
 from .. import layout as L
 
 
+#: the point goods of a mix (Festival Ground, House of the Brotherhood), in canonical order
+MIX_GOODS = (I.BOOK, I.CERAMIC, I.ORNAMENT, I.RELIQUARY)
+
+
 @njit(cache=True, _nrt=False)
 def coin_value(g):
     """Money held as coins: 1-coin and 5-coin pieces (payment.coin_value)."""
@@ -132,32 +136,32 @@ def pay_rule(T, g, food, energy2, points, distinct, got):
 
 
 @njit(cache=True, _nrt=False)
-def mix_largest(limit, b0, c0, o0, r0, out):
-    """canonical._mix_largest into out[0:4]; returns False for None."""
-    left = limit - (2 * b0 + 3 * c0 + 4 * o0 + 8 * r0)
+def mix_largest(T, limit, b0, c0, o0, r0, out):
+    """canonical._mix_largest into out[0:4] (book, ceramic, ornament, reliquary); returns
+    False for None."""
+    r = I.R_VALUES + 2  # the points row
+    out[0], out[1], out[2], out[3] = b0, c0, o0, r0
+    left = limit
+    for j, gi in enumerate(MIX_GOODS):
+        left -= out[j] * T[r, gi]
     if left < 0:
         return False
-    out[0], out[1], out[2], out[3] = b0, c0, o0, r0
-    n = left // 8
-    out[3] += n
-    left -= 8 * n
-    n = left // 4
-    out[2] += n
-    left -= 4 * n
-    n = left // 3
-    out[1] += n
-    left -= 3 * n
-    n = left // 2
-    out[0] += n
+    for j in range(3, -1, -1):  # the most valuable first
+        v = T[r, MIX_GOODS[j]]
+        n = left // v
+        out[j] += n
+        left -= v * n
     return out[0] + out[1] + out[2] + out[3] > 0
 
 
 @njit(cache=True, _nrt=False)
-def goods_points(g):
+def goods_points(T, g):
     """RULES §14.1: points of the goods, coins, wine and whiskey grouped at best
     (goods.goods_points)."""
-    fixed = (2 * g[I.BOOK] + 3 * g[I.CERAMIC] + 4 * g[I.ORNAMENT] + 8 * g[I.RELIQUARY]
-             + 30 * g[I.WONDER])
+    fixed = 0
+    for i in range(L.N_GOODS):
+        if i != I.COIN and i != I.NICKEL and i != I.WINE and i != I.WHISKEY:
+            fixed += g[i] * T[I.R_VALUES + 2, i]
     coins = g[I.COIN] + 5 * g[I.NICKEL]
     best = 0
     for w in range(g[I.WINE] + 1):

@@ -87,7 +87,7 @@ def _converter_options(T, g, eff, o, data, cost):
     """Converters: how much they convert follows from the goods (the maximum, or a half)."""
     if eff == I.E_WINDMILL or eff == I.E_MALTHOUSE:
         if eff == I.E_WINDMILL:
-            k = min(7, g[I.GRAIN])
+            k = min(T[I.R_EFFECTS + eff, I.EF_RATES], g[I.GRAIN])
         else:
             k = g[I.GRAIN] if o == 1 else g[I.GRAIN] // 2
         if k <= 0:
@@ -204,12 +204,14 @@ def _other_options(T, W, g, eff, o, data, cost):
                 return 1
         return 0
     if eff == I.E_FORGER:
-        kmax = max(0, (coin_value(g) - 5) // 10 + 1)
+        first = T[I.R_EFFECTS + eff, I.EF_RATES]
+        more = T[I.R_EFFECTS + eff, I.EF_RATES + 1]
+        kmax = max(0, (coin_value(g) - first) // more + 1)
         k = o if o <= 3 else kmax
         if k <= 0 or k > kmax:
             return 0
         data[0] = k
-        cost[I.C_COINS] = 5 + 10 * (k - 1)
+        cost[I.C_COINS] = first + more * (k - 1)
         return 1
     if eff == I.E_PILGRIMAGE:
         return 1 if pilgrimage(g, o, data) else 0
@@ -228,7 +230,7 @@ def _other_options(T, W, g, eff, o, data, cost):
         else:
             limit = (T[I.R_MISC, I.M_BROTHER_RATE2] * count_cloisters(T, W)) // 2
         first = 0 if o == 1 else 1
-        return 1 if mix_largest(limit, first, first, first, first, data) else 0
+        return 1 if mix_largest(T, limit, first, first, first, first, data) else 0
     return 0
 
 

@@ -98,12 +98,12 @@ def resolve(T, W, b, loc, o, data, work):
         r = I.R_MENUS + T[I.R_EFFECTS + eff, I.EF_MENU_ROW] + o - 1
         for i in range(L.N_GOODS):
             g[i] += T[r, I.MC_GAINS + i]
-    elif not _resolve_products(g, eff, data):
+    elif not _resolve_products(T, g, eff, data):
         _resolve_actions(T, W, g, eff, b, loc, data, work)
 
 
 @njit(cache=True, _nrt=False)
-def _resolve_products(g, eff, data):
+def _resolve_products(T, g, eff, data):
     """Goods computed from the option's data; False if eff is not one of these."""
     if eff == I.E_WINDMILL:
         g[I.FLOUR] += data[0]
@@ -113,19 +113,23 @@ def _resolve_products(g, eff, data):
         g[I.STRAW] += data[0]
     elif eff == I.E_BAKERY:
         g[I.BREAD] += data[0] - data[1]
-        g[I.COIN] += 4 * data[1]
+        g[I.COIN] += T[I.R_EFFECTS + eff, I.EF_RATES] * data[1]
     elif eff == I.E_BREWERY:
         g[I.BEER] += data[0] - data[1]
-        g[I.COIN] += 7 * data[1]
+        g[I.COIN] += T[I.R_EFFECTS + eff, I.EF_RATES] * data[1]
     elif eff == I.E_WINERY:
         g[I.WINE] += data[0] - data[1]
-        g[I.COIN] += 7 * data[1]
+        g[I.COIN] += T[I.R_EFFECTS + eff, I.EF_RATES] * data[1]
     elif eff == I.E_KILN:
         g[I.COAL] += 1 + data[0]
         g[I.COIN] += 1
     elif eff == I.E_SPINNING:
         s = g[I.SHEEP]
-        g[I.COIN] += 0 if s == 0 else (3 if s <= 4 else (5 if s <= 8 else 6))
+        r = I.R_EFFECTS + eff
+        if s > 0:
+            c = I.EF_RATES if s <= T[r, I.EF_RATES] else (
+                I.EF_RATES + 2 if s <= T[r, I.EF_RATES + 2] else I.EF_RATES + 3)
+            g[I.COIN] += T[r, c + 1]
     elif eff == I.E_LIBRARY:
         g[I.BOOK] += data[0] - data[1]
         g[I.MEAT] += data[1]
@@ -133,7 +137,7 @@ def _resolve_products(g, eff, data):
     elif eff == I.E_SLAUGHTER:
         g[I.MEAT] += data[0]
     elif eff == I.E_DISTILLERY:
-        g[I.WHISKEY] += 2 * data[0]
+        g[I.WHISKEY] += T[I.R_EFFECTS + eff, I.EF_RATES] * data[0]
     elif eff == I.E_FORGER:
         g[I.RELIQUARY] += data[0]
     elif eff == I.E_REFECTORY:

@@ -23,7 +23,7 @@ from numba import njit
 from solver.fast import ids as I
 from solver.fast import layout as L
 from solver.fast.ids import BC_DWELL, BC_ECON, R_BUILDINGS
-from solver.fast.kernels.board import cell_col, cell_index, cell_row
+from solver.fast.kernels.board import cell_col, cell_row, land_index
 from solver.fast.kernels.frames import top
 from solver.fast.kernels.wheel import token_yield
 
@@ -38,11 +38,8 @@ UNKNOWN = -(1 << 40)  # a space's neighbour value not computed yet
 
 @njit(cache=True, _nrt=False)
 def _settlement_at(W, col, row):
-    y = cell_index(col, row)
+    y = land_index(W, col, row)
     if y < 0:
-        return 0
-    t = W[L.TERR + y]
-    if t == L.T_NONE or t == L.T_FILLER:
         return 0
     return 1 if W[L.GRID + y] >= L.C_SETTLEMENT else 0
 

@@ -141,6 +141,12 @@ def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: f
     return children, chosen // keep, flat, offsets, int(counts.sum())
 
 
+def tie_breaking(seed: int) -> tuple[float, np.uint64]:
+    """The ``noise`` and ``salt`` a beam of ``seed`` breaks ties among near-equal children
+    with: seed 0 breaks none, so it is the plain greedy order."""
+    return (0.0 if seed == 0 else 0.05), np.uint64((seed * 0x9E3779B97F4A7C15) % (1 << 64))
+
+
 def run_beam(variant: str, width: int, seed: int, time_limit: float | None, progress,
              keep: int, weights, start: tuple[np.ndarray, list[int]] | None = None,
              label: str = "", stop=None, node_limit: int | None = None, meter=None,
@@ -158,8 +164,7 @@ def run_beam(variant: str, width: int, seed: int, time_limit: float | None, prog
     g = None if guide is None else _Guide(e, guide, start)
     cap = PLAN_CAP.get(variant)
     w = np.asarray(weights, dtype=np.float64)
-    noise = 0.0 if seed == 0 else 0.05  # seeded tie-breaking among near-equal children
-    salt = np.uint64((seed * 0x9E3779B97F4A7C15) % (1 << 64))
+    noise, salt = tie_breaking(seed)
     t0 = time.perf_counter()
     if start is None:
         beam = e.initial_wide()[None, :].copy()

@@ -40,7 +40,7 @@ from solver.fast.kernels.legal import legal_unsorted
 
 from ..beam import expansion as X
 from ..beam.policy import policy_filter
-from ..beam.run import layer, state_at_round
+from ..beam.run import layer, state_at_round, tie_breaking
 from ..common import state_hash
 from ..evaluation.features import PORTFOLIO, board_terms, evaluate, evaluate_board
 
@@ -60,28 +60,16 @@ def _time_legal(T, inner, handed, n, raw):
 
 
 @njit(cache=True)
-def _time_filter(T, inner, handed, n, raw, out):
-    """legal generation + policy filter on every inner state the search filters (the filter's
-    share is this minus the generation alone on the same states)."""
+def _time_generate(T, inner, handed, n, raw, out, filtered):
+    """legal generation, and the policy filter if ``filtered``, on every inner state the
+    search filters (the filter's share is the difference of the two)."""
     s = 0
     for i in range(n):
         if handed[i] == 2:
             continue
         m = legal_unsorted(T, inner[i], raw)
         X.sort_small(raw, m)
-        s += policy_filter(T, inner[i], raw, m, 0, out)
-    return s
-
-
-@njit(cache=True)
-def _time_generate_all(T, inner, handed, n, raw):
-    s = 0
-    for i in range(n):
-        if handed[i] == 2:
-            continue
-        m = legal_unsorted(T, inner[i], raw)
-        X.sort_small(raw, m)
-        s += m
+        s += policy_filter(T, inner[i], raw, m, 0, out) if filtered else m
     return s
 
 
@@ -197,8 +185,8 @@ def _profile(e: FastEngine, parents: np.ndarray, w: np.ndarray, keep: int, noise
     expand_s = _timed(_time_expand, e.T, parents, w, keep, paths, lens, evals, hashes, noise,
                       salt, ws)
     legal_s = _timed(_time_legal, e.T, inner, handed, ni, raw)
-    gen_all = _timed(_time_generate_all, e.T, inner, handed, ni, raw)
-    filter_s = max(0.0, _timed(_time_filter, e.T, inner, handed, ni, raw, out) - gen_all)
+    gen_all = _timed(_time_generate, e.T, inner, handed, ni, raw, out, False)
+    filter_s = max(0.0, _timed(_time_generate, e.T, inner, handed, ni, raw, out, True) - gen_all)
     copy_s = _timed(_time_copy, inner, edges, ne, Wt)
     step_s = max(0.0, _timed(_time_copy_step, e.T, inner, edges, ne, Wt, raw) - copy_s)
     hash_s = _timed(_time_hash, inner, ni) + _timed(_time_hash, leaves, nl)
@@ -225,8 +213,7 @@ def run(variant: str = "ireland", width: int = 100, layers: int = 4,
     path, line = _source_line(variant, source)
     e = FastEngine(variant)
     w = np.asarray(PORTFOLIO[0], dtype=np.float64)
-    noise = 0.0 if seed == 0 else 0.05
-    salt = np.uint64((seed * 0x9E3779B97F4A7C15) % (1 << 64))
+    noise, salt = tie_breaking(seed)
     scratch = np.zeros(I.MAX_LEGAL, dtype=np.int64)
     # warm the kernels (compile or load from cache) outside the timing
     W, _ = state_at_round(e, line, rounds[0])

@@ -56,7 +56,7 @@ from solver.fast.ids import (
     SC_ECON,
 )
 from solver.fast.kernels.api import dwelling_of
-from solver.fast.kernels.board import cell_col, cell_index, cell_row
+from solver.fast.kernels.board import cell_col, cell_row, land_index
 from solver.fast.kernels.goods import coin_value, goods_points
 from solver.rules.goods import NAMES
 
@@ -125,14 +125,11 @@ PORTFOLIO = [_variant(3.0, 22.0, 1.0), _variant(3.0, 15.0, 2.0), _TUNED_FRANCE] 
 @njit(cache=True, _nrt=False)
 def _beside(T, W, col, row):
     """What the space (col, row) adds to a settlement beside it (RULES §14.3; 0 off the land)."""
-    y = cell_index(col, row)
+    y = land_index(W, col, row)
     if y < 0:
         return 0
-    t = W[L.TERR + y]
-    if t == L.T_NONE or t == L.T_FILLER:
-        return 0
     c = W[L.GRID + y]
-    return (3 if t == L.T_WATER and c == L.C_EMPTY else 0) + dwelling_of(T, c)
+    return (3 if W[L.TERR + y] == L.T_WATER and c == L.C_EMPTY else 0) + dwelling_of(T, c)
 
 
 @njit(cache=True, _nrt=False)
@@ -179,7 +176,7 @@ def board_terms(T, W):
 def evaluate_board(T, W, weights, board, space, feats):
     """evaluate() given W's board_terms (the search reuses them when a turn leaves the spaces
     as they were)."""
-    total = goods_points(W[L.GOODS:L.GOODS + L.N_GOODS]) + board
+    total = goods_points(T, W[L.GOODS:L.GOODS + L.N_GOODS]) + board
     if W[L.DONE]:
         return float(total)
     left = max(0.0, (ROUNDS - W[L.ROUND] + 1.0) / ROUNDS)
