@@ -3,6 +3,7 @@ sweeps `openings` and `analyse`."""
 
 import csv
 import json
+import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -207,4 +208,16 @@ SWEEPS = sorted((ROOT / "results" / "sweeps").glob("*.json"))
 def test_every_committed_sweep_replays(path):
     data = json.loads(path.read_text())
     assert data["kind"] == SW.KIND
-    assert SW.verify_sweep(data) == []
+    # the lines are independent: two processes halve the default tier's longest test
+    assert SW.verify_sweep(data, workers=min(2, os.cpu_count() or 1)) == []
+
+
+def test_a_parallel_replay_names_the_same_bad_runs_as_a_serial_one():
+    data = json.loads(min(SWEEPS, key=lambda p: p.stat().st_size).read_text())
+    rows = [r for r in data["rows"] if r.get("runs")][:3]
+    data["rows"] = rows
+    rows[0]["runs"][0]["score"]["total"] += 1  # one wrong score
+    rows[-1]["runs"][-1]["line"] = rows[-1]["runs"][-1]["line"][:-5]  # one unfinished line
+    serial = SW.verify_sweep(data)
+    assert len(serial) == 2 and serial[0].startswith(f"candidate {rows[0]['candidate']} ")
+    assert SW.verify_sweep(data, workers=2) == serial
