@@ -13,7 +13,7 @@ from solver.research import positions as P
 from solver.search import records
 from solver.search.beam import beam_search
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "results" / "ireland-beam100-seed0.json"
 
 
