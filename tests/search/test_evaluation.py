@@ -1,0 +1,113 @@
+"""The evaluation (solver/search/evaluation/features.py): the wonder terms."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.fast import layout as L
+from solver.fast.engine import FastEngine
+from solver.search.evaluation import features as E
+
+
+def _with_goods(W, kinds):
+    W = W.copy()
+    W[L.GOODS:L.GOODS + L.N_GOODS] = 0
+    for g in range(kinds):
+        W[L.GOODS + g] = 1
+    return W
+
+
+def test_chamber_progress_counts_kinds_of_goods_while_the_chamber_is_in_reach():
+    from solver.rules.cards import BUILDING_IDS
+    from solver.search.evaluation.features import chamber_progress
+
+    f = FastEngine("france")
+    W = f.initial_wide()
+    assert chamber_progress(f.T, _with_goods(W, 13)) == 1.0
+    assert chamber_progress(f.T, _with_goods(W, 20)) == 1.0  # 13 kinds are all it takes
+    assert chamber_progress(f.T, _with_goods(W, 6)) == 36 / 169
+    chamber = BUILDING_IDS.index("F25")
+    for status, reach in ((L.S_DISPLAY, True), (L.S_MINE, True), (L.S_NEUTRAL, True),
+                          (L.S_GONE, False)):
+        X = _with_goods(W, 13)
+        X[L.STATUS + chamber] = status
+        assert (chamber_progress(f.T, X) == 1.0) == reach
+    i = FastEngine("ireland")  # no Chamber of Wonders in Ireland
+    assert chamber_progress(i.T, _with_goods(i.initial_wide(), 13)) == 0.0
+
+
+def _sacristy_goods(W, book, ceramic, ornament, reliquary, **more):
+    from solver.rules import goods as G
+
+    W = W.copy()
+    W[L.GOODS:L.GOODS + L.N_GOODS] = 0
+    for g, n in ((G.BOOK, book), (G.CERAMIC, ceramic), (G.ORNAMENT, ornament),
+                 (G.RELIQUARY, reliquary)):
+        W[L.GOODS + g] = n
+    for name, n in more.items():
+        W[L.GOODS + G.BY_NAME[name.replace("_", " ")]] = n
+    return W
+
+
+def test_wonder_path_counts_the_sacristy_set_and_the_round_tower_payment_while_in_reach():
+    from solver.rules.cards import BUILDING_IDS
+    from solver.search.evaluation.features import wonder_path
+
+    f = FastEngine("france")  # the Sacristy only (the Round Tower is Irish)
+    W = f.initial_wide()
+    assert wonder_path(f.T, _sacristy_goods(W, 1, 1, 1, 1)) == 1.0
+    assert wonder_path(f.T, _sacristy_goods(W, 5, 0, 0, 3)) == (2 / 4) ** 2  # kinds, not tiles
+    assert wonder_path(f.T, _sacristy_goods(W, 0, 0, 0, 0)) == 0.0
+    sacristy = BUILDING_IDS.index("G34")
+    for status, reach in ((L.S_DISPLAY, True), (L.S_MINE, True), (L.S_NEUTRAL, True),
+                          (L.S_GONE, False)):
+        X = _sacristy_goods(W, 1, 1, 1, 1)
+        X[L.STATUS + sacristy] = status
+        assert (wonder_path(f.T, X) == 1.0) == reach
+
+    i = FastEngine("ireland")
+    W = i.initial_wide()
+    tower = BUILDING_IDS.index("I35")
+    W[L.STATUS + sacristy] = L.S_GONE  # the Round Tower alone
+    # 5 coins, a whiskey and 2 reliquaries (16 points): a whole payment
+    assert wonder_path(i.T, _sacristy_goods(W, 0, 0, 0, 2, coin=5, whiskey=1)) == 1.0
+    # a 5-coin piece counts as 5 coins; 7 of the 14 points: (1 + 1 + 0.5) / 3
+    got = wonder_path(i.T, _sacristy_goods(W, 2, 1, 0, 0, **{"5_coins": 1, "whiskey": 1}))
+    assert got == pytest.approx((2.5 / 3) ** 2)
+    W[L.STATUS + tower] = L.S_GONE
+    assert wonder_path(i.T, _sacristy_goods(W, 0, 0, 0, 2, coin=5, whiskey=1)) == 0.0
+
+
+def test_wonder_path_weight_adds_to_the_evaluation_only_while_wonders_are_left():
+    from solver.search.evaluation.features import PORTFOLIO, evaluate
+
+    e = FastEngine("ireland")
+    W = _sacristy_goods(e.initial_wide(), 1, 1, 1, 1)
+    off = PORTFOLIO[0]
+    on = off.copy()
+    on[E.W_WONDER_PATH] = 20.0
+    left = ((32 - W[L.ROUND] + 1) / 32) ** off[E.W_FADE]
+    assert off[E.W_WONDER_PATH] == 0.0  # the hand-set weightings leave the term off
+    assert evaluate(e.T, W, on) - evaluate(e.T, W, off) == pytest.approx(left * 20.0)
+    none_left = W.copy()
+    none_left[L.WONDERS] = 0
+    assert evaluate(e.T, none_left, on) == evaluate(e.T, none_left, off)
+
+
+def test_evaluation_values_a_13th_kind_of_goods_only_while_wonders_are_left():
+    from solver.search.evaluation.features import PORTFOLIO, evaluate
+
+    f = FastEngine("france")
+    w = PORTFOLIO[0]
+
+    def gain(W):  # the evaluation of 13 kinds of goods (one tile each) over 12 kinds
+        return (evaluate(f.T, _with_goods(W, 13), w)
+                - evaluate(f.T, _with_goods(W, 12), w))
+
+    W = f.initial_wide()
+    none_left = W.copy()
+    none_left[L.WONDERS] = 0
+    left = ((32 - W[L.ROUND] + 1) / 32) ** w[E.W_FADE]
+    assert gain(W) - gain(none_left) == pytest.approx(left * w[E.W_WONDER_HOPE] * (169 - 144)
+                                                      / 169)
+    assert gain(W) > gain(none_left)
