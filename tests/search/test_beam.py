@@ -4,12 +4,18 @@ lines replay on the reference engine. Restarts from a line are in test_restarts.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from solver.fast import ids as I
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.search import records
 from solver.search.beam import beam_search, stages, state_at_round
+from solver.search.beam.lines import Lines
+from solver.search.beam.run import layer
+from solver.search.common import state_hash
+from solver.search.evaluation.features import PORTFOLIO, evaluate
 
 
 @pytest.mark.parametrize("variant", ["ireland", "france"])
@@ -76,3 +82,26 @@ def test_state_at_round_stops_at_a_layer_boundary_of_that_round():
     before = X[L.STEP]
     e.step_wide(X, prefix[-1])
     assert (X == W).all() and X[L.STEP] != before
+
+
+def test_a_layer_keeps_distinct_children_best_first_and_their_lines_replay():
+    e = FastEngine("france")
+    W = e.initial_wide()
+    scratch = np.zeros(I.MAX_LEGAL, dtype=np.int64)
+    w = PORTFOLIO[0]
+    parents = W[None, :].copy()
+    lines = Lines([[]])
+    for _ in range(3):
+        kids, parent, flat, offsets, n = layer(e.T, parents, w, 64, 40, 0.0,
+                                               np.uint64(0), scratch)
+        lines = lines.extend(parent, flat, offsets)
+        hashes = [state_hash(k) for k in kids]
+        assert len(set(hashes)) == len(kids) and 0 < len(kids) <= 40 and n >= len(kids)
+        evals = [evaluate(e.T, k, w) for k in kids]
+        assert evals == sorted(evals, reverse=True)
+        parents = kids
+    for i in (0, len(parents) - 1):
+        X = e.initial_wide()
+        for a in lines[i]:
+            e.step_wide(X, a)
+        assert (X == parents[i]).all()

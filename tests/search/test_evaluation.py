@@ -1,12 +1,55 @@
-"""The evaluation (solver/search/evaluation/features.py): the wonder terms."""
+"""The evaluation (solver/search/evaluation/features.py): the one-pass evaluation against the
+score-based one, and the wonder terms."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
+from solver.fast.kernels.api import score
 from solver.search.evaluation import features as E
+from solver.search.evaluation.features import PORTFOLIO, chamber_progress, evaluate, wonder_path
+from tests.search.helpers import playout_states
+
+
+def _reference_evaluate(T, W, w):
+    """The evaluation as it was written on kernels.api.score (two passes, allocating)."""
+    sc = np.zeros(4, dtype=np.int64)
+    score(T, W, sc)
+    if W[L.DONE]:
+        return float(sc[0])
+    left = max(0.0, (32.0 - W[L.ROUND] + 1.0) / 32.0) ** w[E.W_FADE]
+    pot = 0.0
+    for g in range(L.N_GOODS):
+        pot += w[g] * W[L.GOODS + g]
+    pot += w[E.W_HOPE] * (int(W[L.SETTL]) & 0xFF).bit_count()
+    space = feats = 0
+    for x in range(L.N_CELLS):
+        t = W[L.TERR + x]
+        if t in (L.T_NONE, L.T_FILLER, L.T_WATER):
+            continue
+        c = W[L.GRID + x]
+        space += c == L.C_EMPTY
+        feats += c in (L.C_FOREST, L.C_MOOR)
+    pot += w[E.W_SPACE] * space + w[E.W_FEATURE] * feats
+    if w[E.W_WONDER_HOPE] != 0.0 and W[L.WONDERS] > 0:
+        pot += w[E.W_WONDER_HOPE] * chamber_progress(T, W)
+    if w[E.W_WONDER_PATH] != 0.0 and W[L.WONDERS] > 0:
+        pot += w[E.W_WONDER_PATH] * wonder_path(T, W)
+    return float(sc[0]) + left * pot
+
+
+@pytest.mark.parametrize("variant", ["ireland", "france"])
+def test_one_pass_evaluation_equals_the_score_based_one_bit_for_bit(variant):
+    e, states = playout_states(variant)
+    with_path = PORTFOLIO[0].copy()
+    with_path[28] = 12.0  # the wonder-path term on (the hand-set weightings leave it off)
+    for w in (PORTFOLIO[0], PORTFOLIO[2], with_path):
+        for W in states:
+            assert evaluate(e.T, W, w) == _reference_evaluate(e.T, W, w)
+
 
 
 def _with_goods(W, kinds):
