@@ -1,5 +1,5 @@
-"""Single-player MCTS over whole turns (solver/search/mcts.py): on a hand-built game, and on
-the engine from a late round of a committed line."""
+"""Single-player MCTS over whole turns (solver/search/mcts.py): on a hand-built game, on the
+engine from a late round of a committed line, and the playout width schedule."""
 
 from __future__ import annotations
 
@@ -7,10 +7,13 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from solver.fast.engine import FastEngine
 from solver.search import records
 from solver.search.beam import state_at_round
-from solver.search.mcts import MCTS, TurnGame, mcts_search
+from solver.search.mcts import GAME_TURNS, MCTS, FastTurnGame, TurnGame, mcts_search, playout_width
+from solver.search.playouts import beam_playouts
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 
@@ -104,3 +107,16 @@ def test_mcts_with_a_time_limit_follows_its_best_line_to_the_end():
                               params={}, seed=1, nodes=r.nodes, seconds=r.seconds,
                               score=r.score, line=r.line)
     assert records.verify_record(rec)[0]
+
+
+def test_playout_width_grows_as_the_game_shortens():
+    assert playout_width(6, GAME_TURNS) == 6
+    assert playout_width(6, GAME_TURNS // 2) == 12
+    assert playout_width(6, 1) == beam_playouts.MAX_WIDTH
+    widths = [playout_width(4, t) for t in range(GAME_TURNS + 10, 0, -1)]
+    assert widths == sorted(widths) and min(widths) >= 1
+
+
+def test_playout_width_out_of_range_is_refused():
+    with pytest.raises(ValueError, match="width"):
+        FastTurnGame("ireland", width=0)
