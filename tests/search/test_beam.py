@@ -4,6 +4,9 @@ lines replay on the reference engine. Restarts from a line are in test_restarts.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -14,8 +17,12 @@ from solver.search import records
 from solver.search.beam import beam_search, stages, state_at_round
 from solver.search.beam.lines import Lines
 from solver.search.beam.run import layer
+from solver.search.beam.stages import MAX_GROUPS
 from solver.search.common import state_hash
 from solver.search.evaluation.features import PORTFOLIO, evaluate
+from solver.search.evaluation.weights import default_portfolio, group_weightings
+
+RESULTS = Path(__file__).resolve().parents[2] / "results"
 
 
 @pytest.mark.parametrize("variant", ["ireland", "france"])
@@ -105,3 +112,19 @@ def test_a_layer_keeps_distinct_children_best_first_and_their_lines_replay():
         for a in lines[i]:
             e.step_wide(X, a)
         assert (X == parents[i]).all()
+
+
+def test_a_fixed_width_beam_runs_six_groups_chosen_as_the_timed_search_does():
+    # regression: beam_search ran one group of 100 per weighting (width 2000: 20 groups,
+    # under the weakest weightings too); it now runs at most MAX_GROUPS wider ones
+    e = FastEngine("france")
+    line = json.loads((RESULTS / "france-beam2000-seed0.json").read_text())["line"]
+    start = state_at_round(e, line, 30)
+    pf = default_portfolio("france")
+    runs = {s: beam_search("france", 900, seed=s, start=start) for s in (1, 2)}
+    groups = {s: [t["weighting"] for t in r.trace if t["stage"] == "group"]
+              for s, r in runs.items()}
+    widths = [t["width"] for t in runs[1].trace if t["stage"] == "group"]
+    assert MAX_GROUPS == 6 and widths == [150] * 6
+    assert all(groups[s] == group_weightings("france", pf, s, 6) for s in (1, 2))
+    assert groups[1] != groups[2]

@@ -1,5 +1,6 @@
-"""The evaluation (solver/search/evaluation/features.py): the one-pass evaluation against the
-score-based one, and the wonder terms."""
+"""The evaluation (solver/search/evaluation/features.py: the one-pass evaluation against the
+score-based one, the wonder terms) and the weightings a search starts from (weights.py: the
+schedule's groups draw their weightings by seed)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,13 @@ from solver.fast.engine import FastEngine
 from solver.fast.kernels.api import score
 from solver.search.evaluation import features as E
 from solver.search.evaluation.features import PORTFOLIO, chamber_progress, evaluate, wonder_path
+from solver.search.evaluation.weights import (
+    GROUP_POOL,
+    HAND_SET_MEANS,
+    default_portfolio,
+    group_weightings,
+    portfolio_with,
+)
 from tests.search.helpers import playout_states
 
 
@@ -154,3 +162,32 @@ def test_evaluation_values_a_13th_kind_of_goods_only_while_wonders_are_left():
     assert gain(W) - gain(none_left) == pytest.approx(left * w[E.W_WONDER_HOPE] * (169 - 144)
                                                       / 169)
     assert gain(W) > gain(none_left)
+
+
+def test_seed_0_runs_the_leader_then_the_best_measured_weightings():
+    pf = [w.copy() for w in PORTFOLIO]  # France's default: hand-set only
+    chosen = group_weightings("france", pf, 0, 6)
+    means = HAND_SET_MEANS["france"]
+    assert chosen[0] == 0
+    best = sorted(range(1, len(pf)), key=lambda i: -means[i])[:5]
+    assert chosen[1:] == best
+
+
+def test_other_seeds_draw_different_groups_from_the_best_pool():
+    pf = default_portfolio("ireland")
+    draws = {s: group_weightings("ireland", pf, s, 6) for s in range(1, 9)}
+    assert all(d[0] == 0 and len(set(d)) == 6 for d in draws.values())
+    assert len({tuple(d) for d in draws.values()}) == len(draws)  # each seed its own plan
+    pool = set(group_weightings("ireland", pf, 0, GROUP_POOL + 1)[1:])
+    assert all(set(d[1:]) <= pool for d in draws.values())
+    assert group_weightings("ireland", pf, 5, 6) == draws[5]  # a seed draws the same again
+
+
+def test_a_given_leader_stays_first_and_groups_wrap_around():
+    w = np.full(len(PORTFOLIO[0]), 1.0)
+    pf = portfolio_with(w)
+    assert group_weightings("france", pf, 3, 4)[0] == 0
+    many = group_weightings("france", pf, 0, len(pf) + 2)
+    assert many[:len(pf)] == [0] + sorted(
+        range(1, len(pf)), key=lambda i: -HAND_SET_MEANS["france"][i - 1])
+    assert many[len(pf):] == many[:2]
