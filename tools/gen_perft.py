@@ -9,7 +9,7 @@ divide (count per first action, keyed by action text) so a failing test can say 
 differs.
 
 Regenerate ONLY after a deliberate rules change, and say which in the commit. The counts are
-the test oracle for move generation: tests/test_perft.py fails whenever any action becomes
+the test oracle for move generation: tests/rules/test_perft.py fails whenever any action becomes
 legal or illegal anywhere in these trees. Regenerating to make a failing test pass, without
 first explaining the difference through the printed divide, throws away exactly the bug the
 test exists to catch. If a replayed prefix becomes illegal after a rules change, adjust the

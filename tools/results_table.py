@@ -4,7 +4,7 @@ Usage: ``python tools/results_table.py`` after running searches such as
 ``ora-solve solo --variant ireland --beam 500``. It walks results/ recursively (every folder
 but ``weights/``, which holds weights files) and writes one table per folder: each row is one
 record file, with the score breakdown, wall time and nodes that run measured; every line
-record replays on the reference engine (tests/test_search.py checks them all).
+record replays on the reference engine (tests/search/test_records.py checks them all).
 
 ``--file`` first files the records at the top of results/: per variant, budget and seed (the
 name ``<variant>-<budget>-seed<S>.json`` without the ``-2``, ``-3``, ... that

@@ -7,8 +7,8 @@ keyed on a hash of **every source and data file under solver/, recursively** (ke
 every other package holding ``@njit`` code; the rules modules, registries and data files that
 tables.py and ids.py mirror): any change there compiles afresh into a new directory. Two rules
 keep this from being the only guard: kernel constants are literals in ids.py (held equal to
-the rules modules by tests/test_kernels.py), and everything read from the rules is a table
-passed in as an argument (tables.py). tests/test_cache.py shows the whole: it reorders two
+the rules modules by tests/fast/test_kernels.py), and everything read from the rules is a table
+passed in as an argument (tables.py). tests/fast/test_cache.py shows the whole: it reorders two
 effect registrations in a copy of the tree with a warm cache, and selfcheck stays clean.
 
 The cache stays out of the source tree (``$XDG_CACHE_HOME/ora-solve/numba/<hash>``, default

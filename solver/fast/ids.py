@@ -3,10 +3,10 @@ effect keys, and the column layout of the tables (tables.py).
 
 Numba freezes module globals into the compiled code, and its cache does not notice when a
 global computed in another module changes. So every constant a kernel reads is written out
-here as a literal, never derived from ``solver.rules`` at import time; ``tests/test_kernels.py``
-holds each of them equal to the reference module it mirrors (goods.py, canonical.py, the
-effect registry of effects.py, layout of the wheel tokens). Ids are append-only: a new effect
-or good goes at the end, and nothing is renumbered.
+here as a literal, never derived from ``solver.rules`` at import time;
+``tests/fast/test_kernels.py`` holds each of them equal to the reference module it mirrors
+(goods.py, canonical.py, the effect registry of effects.py, layout of the wheel tokens). Ids
+are append-only: a new effect or good goes at the end, and nothing is renumbered.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ sweep saves each as it arrives and ``--resume`` works as it does locally.
 
 Test hook: a worker whose environment has ``ORA_SOLVE_TEST_KILL_ONCE=PATH`` kills its own
 process (SIGKILL) at the start of a task if it can rename the file PATH to ``PATH.fired``;
-the rename succeeds once, so exactly one task loses its worker (tests/test_ray_backend.py).
+the rename succeeds once, so exactly one task loses its worker (tests/jobs/test_ray_backend.py).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 
 The record has the schema of ../shared/games/README.md: kennerspiel's moves and actors, its
 state after every COMMIT (goods, score totals, round labels) and, if the game ended, its final
-scores; tests/test_kennerspiel_diff.py replays every frozen record without Node.
+scores; tests/tools/test_kennerspiel_diff.py replays every frozen record without Node.
 """
 
 from __future__ import annotations

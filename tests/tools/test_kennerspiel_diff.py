@@ -28,9 +28,9 @@ from tools.kenner.compare import (
     run,
 )
 
-FROZEN = Path(__file__).parent / "data" / "games" / "kenner"
+FROZEN = Path(__file__).parents[1] / "data" / "games" / "kenner"
 NAMES = sorted(p.stem for p in FROZEN.glob("*.json"))
-CORPUS = Path(__file__).parent / "data" / "games"
+CORPUS = Path(__file__).parents[1] / "data" / "games"
 
 
 def test_there_are_frozen_games():

@@ -36,7 +36,7 @@ from solver.research import rundir as R
 from solver.research import sweep as SW
 from tests.helpers import sweep_table
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
 KILL_HOOK = "ORA_SOLVE_TEST_KILL_ONCE"  # solver/jobs/ray_backend.py's test hook
 START_TIMEOUT = 240  # seconds for `ray start` (slow on a loaded 2-core machine)

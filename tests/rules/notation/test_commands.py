@@ -26,7 +26,7 @@ from solver.rules.notation import (
     solo_state,
 )
 
-GAMES = Path(__file__).parent / "data" / "games"
+GAMES = Path(__file__).parents[2] / "data" / "games"
 
 
 def _same_state(a, b) -> bool:

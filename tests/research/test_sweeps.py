@@ -18,7 +18,7 @@ from solver.research import rundir as R
 from solver.research import sweep as SW
 from tests.helpers import sweep_table
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "results" / "ireland-beam100-seed0.json"
 # 262 actions into that line: mid-turn in round 32, six distinct turns left, short jobs
 ANALYSE = ["analyse", "--from", str(RECORD), "--moves", "262", "--beam", "3", "--seeds", "0,1",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "results"
 
 _spec = importlib.util.spec_from_file_location("results_table", ROOT / "tools" / "results_table.py")

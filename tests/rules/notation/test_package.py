@@ -10,7 +10,7 @@ from solver.rules.cards import BUILDINGS
 from solver.rules.effects import EFFECTS
 from solver.rules.notation import CODECS
 
-PACKAGE = Path(__file__).resolve().parent.parent / "solver" / "rules" / "notation"
+PACKAGE = Path(__file__).resolve().parents[3] / "solver" / "rules" / "notation"
 
 
 def test_every_effect_key_has_exactly_one_codec():

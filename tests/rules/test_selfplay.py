@@ -8,13 +8,13 @@ variant (``pytest -m slow``, a few minutes). Broken states built by hand check t
 from __future__ import annotations
 
 import pytest
-from helpers import fresh, place
 
 from solver.rules import goods as G
 from solver.rules import selfplay
 from solver.rules.cards import BUILDINGS
 from solver.rules.invariants import InvariantError, check_invariants
 from solver.rules.selfplay import SelfPlayError, random_game, random_games
+from tests.helpers import fresh, place
 
 VARIANTS = ("ireland", "france")
 

@@ -11,7 +11,7 @@ from cli.main import main
 from solver.research import show as S
 from solver.research.names import with_names
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "results" / "ireland-beam100-seed0.json"
 
 

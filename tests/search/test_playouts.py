@@ -1,5 +1,6 @@
-"""MCTS's beam playouts (solver/search/playouts/beam_playouts.py) and the playout width
-schedule."""
+"""The compiled playouts (solver/search/playouts/): MCTS's beam playouts replay to their score
+and do not depend on the thread count, and at width one play the greedy line, as NRPA's
+softmax playouts do."""
 
 from __future__ import annotations
 
@@ -13,50 +14,16 @@ import pytest
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.search.beam import state_at_round
-from solver.search.beam.selection import select_distinct
 from solver.search.common import MAX_LINE, seed_words
-from solver.search.mcts import GAME_TURNS, FastTurnGame, playout_width
+from solver.search.mcts import FastTurnGame
 from solver.search.playouts import beam_playouts, softmax_playouts
 
-RESULTS = Path(__file__).resolve().parent.parent / "results"
+RESULTS = Path(__file__).resolve().parents[2] / "results"
 
 
 def _late_start(variant="ireland", rnd=29):
     line = json.loads((RESULTS / f"{variant}-beam2000-seed0.json").read_text())["line"]
     return state_at_round(FastEngine(variant), line, rnd)
-
-
-def _layer_choice(evals, hashes, counts, keep, width):
-    """The selection written out in numpy (as beam.layer had it): rank by evaluation then
-    hash, drop repeated hashes, cut."""
-    slots = np.flatnonzero(np.arange(keep)[None, :] < counts[:, None])
-    ranked = slots[np.lexsort((hashes[slots], -evals[slots]))]
-    h = hashes[ranked]
-    first = np.ones(len(ranked), dtype=bool)
-    first[1:] = h[1:] != h[:-1]
-    return ranked[first][:width].tolist()
-
-
-@pytest.mark.parametrize("seed", range(5))
-@pytest.mark.parametrize("parents, keep, width, pool", [(5, 6, 4, 12), (40, 64, 300, 900)])
-def test_the_shared_selection_keeps_what_the_numpy_ranking_keeps(seed, parents, keep, width,
-                                                                  pool):
-    rng = np.random.default_rng(seed)
-    counts = rng.integers(0, keep + 1, parents)
-    # few distinct states, so ties and one state reached from two parents are common
-    pool_h = rng.choice(2 ** 40, pool, replace=False).astype(np.uint64)
-    pool_e = rng.integers(0, 4, pool).astype(np.float64)
-    evals = np.full(parents * keep, -1e18)
-    hashes = np.zeros(parents * keep, dtype=np.uint64)
-    for p in range(parents):
-        pick = rng.choice(pool, counts[p], replace=False)  # distinct within a parent
-        evals[p * keep:p * keep + counts[p]] = pool_e[pick]
-        hashes[p * keep:p * keep + counts[p]] = pool_h[pick]
-    chosen = np.zeros(width, dtype=np.int64)
-    n = select_distinct(evals, hashes, counts, keep, width, chosen)
-    want = _layer_choice(evals, hashes, counts, keep, width)
-    # a state from two parents: either copy is the same child (same hash and evaluation)
-    assert [(evals[s], hashes[s]) for s in chosen[:n]] == [(evals[s], hashes[s]) for s in want]
 
 
 def _playout(variant, W, width, salt=1, noise=0.0, w=0):
@@ -113,16 +80,3 @@ def test_beam_playouts_do_not_depend_on_the_thread_count():
         numba.set_num_threads(before)
     assert one == many
     assert len({r[0] for r in one}) > 1 or len({tuple(r[1]) for r in one}) > 1
-
-
-def test_playout_width_grows_as_the_game_shortens():
-    assert playout_width(6, GAME_TURNS) == 6
-    assert playout_width(6, GAME_TURNS // 2) == 12
-    assert playout_width(6, 1) == beam_playouts.MAX_WIDTH
-    widths = [playout_width(4, t) for t in range(GAME_TURNS + 10, 0, -1)]
-    assert widths == sorted(widths) and min(widths) >= 1
-
-
-def test_playout_width_out_of_range_is_refused():
-    with pytest.raises(ValueError, match="width"):
-        FastTurnGame("ireland", width=0)

@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(os.environ.get("ORA_STALE_TREE") or Path(__file__).resolve().parent.parent)
+ROOT = Path(os.environ.get("ORA_STALE_TREE") or Path(__file__).resolve().parents[2])
 GARDEN = ('effect("cloister_garden", lambda u: [Option("take 1 grapes, then a free use of a '
           'neighbour")],\n       lambda u, data: (u.gain(G.GRAPES), u.grant_free_use('
           'neighbour_targets(u))))\n')

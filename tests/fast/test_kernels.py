@@ -24,7 +24,7 @@ from solver.rules.effects import EFFECTS, MENUS, PRICES, RATES
 from solver.rules.payment import Cost
 from solver.rules.wheel import TOKENS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # ----- literal ids against the rules modules ---------------------------------------------------

@@ -1,9 +1,12 @@
-"""The plan cap (beam/run.py's PLAN_CAP): no plan fills more than its share of a layer."""
+"""Which children a beam layer keeps (solver/search/beam/selection.py): the shared selection
+against a ranking written out in numpy, and the plan cap (beam/run.py's PLAN_CAP): no plan
+fills more than its share of a layer."""
 
 import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from solver.fast import ids as I
 from solver.fast.engine import FastEngine
@@ -11,7 +14,41 @@ from solver.search.beam import run as B
 from solver.search.beam.expansion import MAXD
 from solver.search.beam.selection import plan_keys, select_capped, select_distinct
 
-RESULTS = Path(__file__).resolve().parent.parent / "results"
+RESULTS = Path(__file__).resolve().parents[2] / "results"
+
+
+def _layer_choice(evals, hashes, counts, keep, width):
+    """The selection written out in numpy (as beam.layer had it): rank by evaluation then
+    hash, drop repeated hashes, cut."""
+    slots = np.flatnonzero(np.arange(keep)[None, :] < counts[:, None])
+    ranked = slots[np.lexsort((hashes[slots], -evals[slots]))]
+    h = hashes[ranked]
+    first = np.ones(len(ranked), dtype=bool)
+    first[1:] = h[1:] != h[:-1]
+    return ranked[first][:width].tolist()
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("parents, keep, width, pool", [(5, 6, 4, 12), (40, 64, 300, 900)])
+def test_the_shared_selection_keeps_what_the_numpy_ranking_keeps(seed, parents, keep, width,
+                                                                  pool):
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, keep + 1, parents)
+    # few distinct states, so ties and one state reached from two parents are common
+    pool_h = rng.choice(2 ** 40, pool, replace=False).astype(np.uint64)
+    pool_e = rng.integers(0, 4, pool).astype(np.float64)
+    evals = np.full(parents * keep, -1e18)
+    hashes = np.zeros(parents * keep, dtype=np.uint64)
+    for p in range(parents):
+        pick = rng.choice(pool, counts[p], replace=False)  # distinct within a parent
+        evals[p * keep:p * keep + counts[p]] = pool_e[pick]
+        hashes[p * keep:p * keep + counts[p]] = pool_h[pick]
+    chosen = np.zeros(width, dtype=np.int64)
+    n = select_distinct(evals, hashes, counts, keep, width, chosen)
+    want = _layer_choice(evals, hashes, counts, keep, width)
+    # a state from two parents: either copy is the same child (same hash and evaluation)
+    assert [(evals[s], hashes[s]) for s in chosen[:n]] == [(evals[s], hashes[s]) for s in want]
+
 
 
 def _slots(evals, plans, keep=4):

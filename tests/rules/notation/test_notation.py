@@ -21,7 +21,7 @@ from solver.rules.profile import RuleProfile
 from solver.rules.state import LAY_BROTHER
 from tests.helpers import give, place
 
-SOLVER = Path(__file__).resolve().parent.parent / "solver"
+SOLVER = Path(__file__).resolve().parents[3] / "solver"
 
 
 def _solo(variant: str, profile: str) -> Replay:

@@ -22,7 +22,7 @@ from solver.rules.notation import (
     replay_record,
 )
 
-GAMES = Path(__file__).parent / "data" / "games"
+GAMES = Path(__file__).parents[2] / "data" / "games"
 RECORDS = sorted(p.stem for p in GAMES.glob("*.json"))
 
 

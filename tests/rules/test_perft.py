@@ -15,7 +15,7 @@ import pytest
 from solver.rules import new_initial_state
 from solver.rules.perft import divide, perft
 
-DATA = json.loads((pathlib.Path(__file__).parent / "data" / "perft.json").read_text("utf-8"))
+DATA = json.loads((pathlib.Path(__file__).parents[1] / "data" / "perft.json").read_text("utf-8"))
 POSITIONS = DATA["positions"]
 
 

@@ -1,4 +1,5 @@
-"""Positions to search from (solver/research/positions.py) and `solo --from/--opening`."""
+"""Positions to search from (solver/research/positions.py; complete_line: an NRPA seed line)
+and `solo --from/--opening`."""
 
 import json
 from pathlib import Path
@@ -13,8 +14,9 @@ from solver.research import positions as P
 from solver.search import records
 from solver.search.beam import beam_search
 
-ROOT = Path(__file__).resolve().parent.parent
-RECORD = ROOT / "results" / "ireland-beam100-seed0.json"
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "results"
+RECORD = RESULTS / "ireland-beam100-seed0.json"
 
 
 @pytest.fixture(scope="module")
@@ -122,3 +124,17 @@ def test_solo_bad_position_exits_2_and_writes_nothing(tmp_path, args, message):
     assert res.exit_code == 2
     assert message in res.output
     assert not out.exists()
+
+
+def test_nrpa_seed_line_must_be_a_complete_game(tmp_path):
+    from solver.research.positions import PositionError, complete_line
+
+    half = tmp_path / "half.json"
+    rec = json.loads((RESULTS / "ireland-beam100-seed0.json").read_text())
+    rec["line"] = rec["line"][:40]
+    half.write_text(json.dumps(rec))
+    with pytest.raises(PositionError, match="its line stops in round 8, before the game ends"):
+        complete_line("ireland", str(half))
+    full, cut = complete_line("ireland", str(RESULTS / "ireland-beam100-seed0.json"), 31)
+    assert full.state.is_terminal() and full.line == cut.line and cut.round == 31
+    assert cut.line[:len(cut.prefix)] == cut.prefix and len(cut.prefix) < len(full.line)

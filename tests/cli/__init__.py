@@ -1,0 +1,1 @@
+"""Tests of the command line, cli/ (the files still at tests/ top level join later)."""

@@ -1,0 +1,1 @@
+"""Tests of the fast engine, solver/fast/."""

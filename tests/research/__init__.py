@@ -1,0 +1,1 @@
+"""Tests of the research layer, solver/research/."""

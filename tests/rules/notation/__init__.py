@@ -1,0 +1,1 @@
+"""Tests of the kennerspiel notation, solver/rules/notation/."""

@@ -1,0 +1,130 @@
+"""The beam search (solver/search/beam/: run.py's beams and layers, stages.py's groups and
+polish, lines.py) on tiny widths: better than random play, deterministic, anytime, and its
+lines replay on the reference engine. Restarts from a line are in test_restarts.py."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.fast import ids as I
+from solver.fast import layout as L
+from solver.fast.engine import FastEngine
+from solver.search import records
+from solver.search.beam import beam_search, stages, state_at_round
+from solver.search.beam.lines import Lines
+from solver.search.beam.run import layer
+from solver.search.beam.stages import MAX_GROUPS
+from solver.search.common import state_hash
+from solver.search.evaluation.features import PORTFOLIO, evaluate
+from solver.search.evaluation.weights import default_portfolio, group_weightings
+
+RESULTS = Path(__file__).resolve().parents[2] / "results"
+
+
+@pytest.mark.parametrize("variant", ["ireland", "france"])
+def test_small_beam_beats_random_play(variant):
+    e = FastEngine(variant)
+    random_best = max(e.rollout(e.initial(), s)[0] for s in range(50))
+    result = beam_search(variant, width=4)
+    assert result.score[0] > random_best
+    assert result.score[0] == sum(result.score[1:])
+
+
+def test_beam_is_deterministic():
+    a = beam_search("france", width=3, seed=5)
+    b = beam_search("france", width=3, seed=5)
+    assert a.line == b.line and a.score == b.score
+
+
+def test_beam_line_replays_on_the_reference_engine():
+    r = beam_search("ireland", width=3)
+    rec = records.make_record(command="test", variant="ireland", algorithm="beam",
+                              params={"width": 3}, seed=0, nodes=r.nodes, seconds=r.seconds,
+                              score=r.score, line=r.line)
+    ok, message, score = records.verify_record(rec)
+    assert ok, message
+    assert score["total"] == r.score[0]
+
+
+def test_beam_with_a_time_limit_still_returns_a_complete_line():
+    r = beam_search("ireland", width=50, time_limit=0.01)
+    assert not r.complete
+    rec = records.make_record(command="test", variant="ireland", algorithm="beam",
+                              params={}, seed=0, nodes=r.nodes, seconds=r.seconds,
+                              score=r.score, line=r.line)
+    assert records.verify_record(rec)[0]
+
+
+def test_endgame_polish_keeps_the_best_line_and_restarts_on_its_prefix(monkeypatch):
+    """Two groups of width 2, then the polish stage (beam/stages.py): the result is at least as
+    good as every group's line, the polish restarts ran, and the line replays on the
+    reference."""
+    monkeypatch.setattr(stages, "GROUP_WIDTH", 2)
+    r = beam_search("france", width=4)
+    groups = [t["score"] for t in r.trace if t["stage"] == "group"]
+    polish = [t for t in r.trace if t["stage"] == "polish"]
+    assert len(groups) == 2 and polish
+    assert {t["from_round"] for t in polish} <= set(stages.POLISH_ROUNDS)
+    assert r.score[0] >= max(groups) and r.score[0] == max(groups + [t["score"] for t in polish])
+    rec = records.make_record(command="test", variant="france", algorithm="beam",
+                              params={"width": 4}, seed=0, nodes=r.nodes, seconds=r.seconds,
+                              score=r.score, line=r.line)
+    ok, message, score = records.verify_record(rec)
+    assert ok, message
+
+
+def test_state_at_round_stops_at_a_layer_boundary_of_that_round():
+    e = FastEngine("ireland")
+    line = beam_search("ireland", width=2).line
+    W, prefix = state_at_round(e, line, 22)
+    assert W[L.ROUND] == 22 and line[: len(prefix)] == prefix
+    # the state is the prefix replayed, and the step before it ended a flow step
+    X = e.initial_wide().copy()
+    for a in prefix[:-1]:
+        e.step_wide(X, a)
+    before = X[L.STEP]
+    e.step_wide(X, prefix[-1])
+    assert (X == W).all() and X[L.STEP] != before
+
+
+def test_a_layer_keeps_distinct_children_best_first_and_their_lines_replay():
+    e = FastEngine("france")
+    W = e.initial_wide()
+    scratch = np.zeros(I.MAX_LEGAL, dtype=np.int64)
+    w = PORTFOLIO[0]
+    parents = W[None, :].copy()
+    lines = Lines([[]])
+    for _ in range(3):
+        kids, parent, flat, offsets, n = layer(e.T, parents, w, 64, 40, 0.0,
+                                               np.uint64(0), scratch)
+        lines = lines.extend(parent, flat, offsets)
+        hashes = [state_hash(k) for k in kids]
+        assert len(set(hashes)) == len(kids) and 0 < len(kids) <= 40 and n >= len(kids)
+        evals = [evaluate(e.T, k, w) for k in kids]
+        assert evals == sorted(evals, reverse=True)
+        parents = kids
+    for i in (0, len(parents) - 1):
+        X = e.initial_wide()
+        for a in lines[i]:
+            e.step_wide(X, a)
+        assert (X == parents[i]).all()
+
+
+def test_a_fixed_width_beam_runs_six_groups_chosen_as_the_timed_search_does():
+    # regression: beam_search ran one group of 100 per weighting (width 2000: 20 groups,
+    # under the weakest weightings too); it now runs at most MAX_GROUPS wider ones
+    e = FastEngine("france")
+    line = json.loads((RESULTS / "france-beam2000-seed0.json").read_text())["line"]
+    start = state_at_round(e, line, 30)
+    pf = default_portfolio("france")
+    runs = {s: beam_search("france", 900, seed=s, start=start) for s in (1, 2)}
+    groups = {s: [t["weighting"] for t in r.trace if t["stage"] == "group"]
+              for s, r in runs.items()}
+    widths = [t["width"] for t in runs[1].trace if t["stage"] == "group"]
+    assert MAX_GROUPS == 6 and widths == [150] * 6
+    assert all(groups[s] == group_weightings("france", pf, s, 6) for s in (1, 2))
+    assert groups[1] != groups[2]
