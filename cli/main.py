@@ -10,30 +10,34 @@ import time
 import click
 
 from cli.options import (
-    NodeCount,
+    VARIANTS,
+    beam_option,
     cluster_option,
     echo_rounds,
     jobs_option,
+    json_option,
     load_weights,
+    nodes_option,
+    out_option,
     parse_seeds,
+    position_options,
+    profile_option,
     quiet_option,
     score_text,
+    seed_option,
+    time_limit_option,
     unsaved,
+    variant_option,
     weights_option,
 )
 from cli.research import (
     nrpa_seed,
     position_argv,
-    position_options,
     register,
     resolve_position,
 )
 from cli.tune import register as register_tune
 
-VARIANTS = ("ireland", "france")
-PROFILES = ("rulebook",)
-profile_option = click.option("--profile", type=click.Choice(PROFILES), default="rulebook",
-                              show_default=True, help="Rule profile.")
 MCTS_DEFAULT = 16  # solver.search.mcts.DEFAULT_SIMULATIONS (kept here so --help loads no numba)
 PLAYOUT_MAX = 128  # solver.search.playouts.beam_playouts.MAX_WIDTH (likewise)
 NRPA_ITERATIONS = 100  # solver.search.nrpa.ITERATIONS (likewise; a test holds them equal)
@@ -66,16 +70,11 @@ def main() -> None:
 
 
 @main.command()
-@click.option(
-    "--variant",
-    type=click.Choice(VARIANTS),
-    required=True,
-    help="Game variant.",
-)
+@variant_option(required=True)
 @click.option("--random", "random_play", is_flag=True, help="Play uniformly random legal actions.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-@profile_option
+@seed_option("Random seed.")
+@json_option()
+@profile_option()
 def play(variant: str, random_play: bool, seed: int, as_json: bool, profile: str) -> None:
     """Play one seeded solo game on the reference engine and print the final score."""
     if not random_play:
@@ -104,13 +103,7 @@ def play(variant: str, random_play: bool, seed: int, as_json: bool, profile: str
 
 
 @main.command("check-rules")
-@click.option(
-    "--variant",
-    type=click.Choice(VARIANTS + ("both",)),
-    default="both",
-    show_default=True,
-    help="Variant to check, or both.",
-)
+@variant_option(default="both", allow_both=True, help="Variant to check, or both.")
 @click.option(
     "--games",
     type=click.IntRange(min=1),
@@ -118,10 +111,8 @@ def play(variant: str, random_play: bool, seed: int, as_json: bool, profile: str
     show_default=True,
     help="Random games per variant.",
 )
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help="Seed of the first game (game i: S+i)."
-)
-@profile_option
+@seed_option("Seed of the first game (game i: S+i).")
+@profile_option()
 @quiet_option
 def check_rules(variant: str, games: int, seed: int, profile: str, quiet: bool) -> None:
     """Play seeded random solo games, checking the rules' invariants after every step."""
@@ -160,7 +151,7 @@ def check_rules(variant: str, games: int, seed: int, profile: str, quiet: bool) 
 
 
 @main.command()
-@click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
+@variant_option(required=True)
 @click.option(
     "--depth",
     type=click.IntRange(min=0, max=PERFT_MAX_DEPTH),
@@ -170,7 +161,7 @@ def check_rules(variant: str, games: int, seed: int, profile: str, quiet: bool) 
 @click.option(
     "--divide", "split", is_flag=True, help="Also print the count below each first action."
 )
-@profile_option
+@profile_option()
 def perft(variant: str, depth: int, split: bool, profile: str) -> None:
     """Count the legal-action tree below the initial solo position (perft)."""
     from solver.rules import new_initial_state
@@ -192,14 +183,9 @@ def perft(variant: str, depth: int, split: bool, profile: str) -> None:
 
 @main.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option(
-    "--profile",
-    type=click.Choice(("rulebook", "kennerspiel")),
-    default="rulebook",
-    show_default=True,
-    help="Rule profile (kennerspiel reproduces the engine that recorded the games).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@profile_option(("rulebook", "kennerspiel"), help="Rule profile (kennerspiel reproduces "
+                "the engine that recorded the games).")
+@json_option()
 def replay(file: str, profile: str, as_json: bool) -> None:
     """Replay a game record, a kennerspiel command list or an `ora-solve solo` result.
 
@@ -284,9 +270,8 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
 
 
 @main.command()
-@click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
-@click.option("--beam", "beam", type=click.IntRange(min=1), default=None,
-              help="Beam search of this fixed width (the same line every run).")
+@variant_option(required=True)
+@beam_option(help="Beam search of this fixed width (the same line every run).")
 @click.option("--mcts", "mcts", type=click.IntRange(min=1), default=None, is_flag=False,
               flag_value=MCTS_DEFAULT,
               help=f"MCTS over whole turns with this many simulations per turn (--mcts alone: "
@@ -302,23 +287,20 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
               help="The old spelling of --from with --nrpa.")
 @click.option("--from-round", type=click.IntRange(min=1), default=None, hidden=True,
               help="The old spelling of --at-round with --nrpa.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Search seed.")
+@seed_option("Search seed.")
 @click.option("--seeds", default=None, metavar="A,B,C",
               help="Search with each of these seeds (a sweep on --jobs workers or a --cluster): "
                    "the best line is the record, every seed's score and the spread are in it.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="The whole command (compiling, search, verification, writing) ends within "
-                   "this many seconds, with the best line so far finished greedily (with "
-                   "--seeds: each seed's search). Default without --beam/--mcts: 600, the "
-                   "time-budgeted beam; with them: none.")
-@click.option("--nodes", "node_limit", type=NodeCount(), default=None,
-              help="The default beam schedule budgeted in children generated instead of "
-                   "seconds (e.g. 20M): the same line for the same seed on any machine. No "
-                   "time limit unless --time-limit is given too (then it only stops it).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Results record path, replaced if it exists (default: a free name in "
-                   "results/, e.g. results/<variant>-t600-seed<S>.json).")
-@click.option("--json", "as_json", is_flag=True, help="Print the results record as JSON.")
+@time_limit_option("The whole command (compiling, search, verification, writing) ends "
+                   "within this many seconds, with the best line so far finished greedily "
+                   "(with --seeds: each seed's search). Default without --beam/--mcts: 600, "
+                   "the time-budgeted beam; with them: none.")
+@nodes_option("The default beam schedule budgeted in children generated instead of seconds "
+              "(e.g. 20M): the same line for the same seed on any machine. No time limit "
+              "unless --time-limit is given too (then it only stops it).")
+@out_option("Results record path, replaced if it exists (default: a free name in results/, "
+            "e.g. results/<variant>-t600-seed<S>.json).")
+@json_option("Print the results record as JSON.")
 @jobs_option
 @cluster_option
 @click.option("--resume", is_flag=True,
@@ -330,7 +312,7 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
 def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | None,
          nrpa: int | None,
          iterations: int | None, seed_line: str | None, from_round: int | None, seed: int,
-         seeds: str | None, time_limit: float | None, node_limit: int | None, out: str | None,
+         seeds: str | None, time_limit: float | None, nodes: int | None, out: str | None,
          as_json: bool, workers: int | None, cluster: str | None, resume: bool,
          weights_file: str | None, quiet: bool, **where) -> None:
     """Search for a high-scoring solo line and write a replayable results record.
@@ -344,7 +326,7 @@ def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | 
     started = time.perf_counter()  # time limits count from here
     if sum(x is not None for x in (beam, mcts, nrpa)) > 1:
         raise click.UsageError("choose one search: --beam W, --mcts N or --nrpa LEVEL")
-    if node_limit is not None and any(x is not None for x in (beam, mcts, nrpa)):
+    if nodes is not None and any(x is not None for x in (beam, mcts, nrpa)):
         raise click.UsageError("--nodes budgets the default beam schedule: not with --beam, "
                                "--mcts or --nrpa")
     if mcts is None and playout_width is not None:
@@ -380,12 +362,12 @@ def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | 
     weights = load_weights(weights_file, variant, "solo")
     iterations = iterations or NRPA_ITERATIONS
     if beam is None and mcts is None and nrpa is None and time_limit is None \
-            and node_limit is None:
+            and nodes is None:
         time_limit = DEFAULT_TIME_LIMIT
     job = SoloJob(variant=variant, seed=seed, width=beam, simulations=mcts,
                   time_limit=time_limit, position=position, nrpa=nrpa, iterations=iterations,
                   seed_line=seed_record, weights=weights, playout_width=playout_width,
-                  node_limit=node_limit)
+                  node_limit=nodes)
     argv = ["ora-solve", "solo", "--variant", variant]
     if nrpa is not None:
         argv += ["--nrpa", str(nrpa), "--iterations", str(iterations)]
@@ -395,8 +377,8 @@ def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | 
             argv += ["--playout-width", str(playout_width)]
     elif beam is not None:
         argv += ["--beam", str(beam)]
-    elif node_limit is not None:
-        argv += ["--nodes", str(node_limit)]
+    elif nodes is not None:
+        argv += ["--nodes", str(nodes)]
     argv += ["--seeds", seeds] if seed_list is not None else ["--seed", str(seed)]
     if time_limit is not None:
         argv += ["--time-limit", f"{time_limit:g}"]
@@ -430,10 +412,10 @@ def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | 
 
 
 @main.command()
-@click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
+@variant_option(required=True)
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
               help="Number of seeded random games.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game.")
+@seed_option("Seed of the first game.")
 @quiet_option
 def selfcheck(variant: str, games: int, seed: int, quiet: bool) -> None:
     """Play random games in the fast and reference engines side by side, comparing every step."""
@@ -452,14 +434,12 @@ def selfcheck(variant: str, games: int, seed: int, quiet: bool) -> None:
 
 
 @main.command()
-@click.option("--variant", type=click.Choice(VARIANTS), default="ireland", show_default=True,
-              help="Game variant.")
+@variant_option(default="ireland")
 @click.option("--games", type=click.IntRange(min=1), default=20000, show_default=True,
               help="Fast-engine playouts to time.")
 @click.option("--reference-games", type=click.IntRange(min=1), default=10, show_default=True,
               help="Reference-engine playouts (the first of the same playouts).")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the first playout (with --search: the beam's seed).")
+@seed_option("Seed of the first playout (with --search: the beam's seed).")
 @click.option("--search", "search", is_flag=True,
               help="Bench the beam search instead: a fixed beam from fixed rounds of a "
                    "committed line, its signature and where its expansion's time goes.")
@@ -480,26 +460,21 @@ def selfcheck(variant: str, games: int, seed: int, quiet: bool) -> None:
 @click.option("--widths", default=None,
               help="With --strength: fixed beam widths, comma-separated (default 1000; "
                    "'' for none).")
-@click.option("--nodes", "strength_nodes", type=NodeCount(allow_zero=True), default=None,
-              help="With --strength: the default schedule's node budget (default 5M; "
-                   "0: not run).")
-@click.option("--out", "strength_out", type=click.Path(dir_okay=False), default=None,
-              help="With --strength: also write the result as JSON to this file.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@nodes_option("With --strength: the default schedule's node budget (default 5M; 0: not run).",
+              allow_zero=True)
+@out_option("With --strength: also write the result as JSON to this file.")
+@json_option("Print one JSON object.")
 @click.pass_context
 def bench(ctx, variant: str, games: int, reference_games: int, seed: int, search: bool,
           width: int, layers: int, sample: int, strength: bool, strength_seeds: str | None,
-          widths: str | None, strength_nodes: int | None, strength_out: str | None,
-          as_json: bool) -> None:
+          widths: str | None, nodes: int | None, out: str | None, as_json: bool) -> None:
     """Random-playout speed of the fast engine vs the reference engine, in one run; with
     --search, the speed of the beam search; with --strength, the search's strength."""
-    if not strength and any(x is not None for x in (strength_seeds, widths, strength_nodes,
-                                                    strength_out)):
+    if not strength and any(x is not None for x in (strength_seeds, widths, nodes, out)):
         raise click.UsageError("--seeds, --widths, --nodes and --out are options of "
                                "--strength")
     if strength:
-        _bench_strength(ctx, search, variant, strength_seeds, widths, strength_nodes, strength_out,
-                        as_json)
+        _bench_strength(ctx, search, variant, strength_seeds, widths, nodes, out, as_json)
         return
     if search:
         from solver.search.bench import speed as S

@@ -10,45 +10,25 @@ from pathlib import Path
 import click
 
 from cli.options import (
-    fail,
+    beam_option,
     cluster_option,
     echo_rounds,
+    fail,
     jobs_option,
     load_weights,
     make_backend,
+    out_option,
     parse_seeds,
+    position_options,
     quiet_option,
     score_text,
+    time_limit_option,
     unsaved,
+    variant_option,
     weights_option,
 )
 
-VARIANTS = ("ireland", "france")
-
-
 # ===== positions ================================================================================
-
-def position_options(f=None, *, nrpa: bool = False):
-    """Add --from / --at-round / --moves / --opening (a position to search from) to a command
-    (``nrpa``: the command's --nrpa reads --from as a seed line; the help says so)."""
-    if f is None:
-        return lambda g: position_options(g, nrpa=nrpa)
-    seeding = (" With --nrpa: the line must be a complete game; it seeds the search (its "
-               "best sequence and policy), and --at-round / --moves keep its start fixed."
-               if nrpa else "")
-    f = click.option("--opening", default=None, metavar='"CMD; CMD; ..."',
-                     help="Start after these kennerspiel moves (one turn ends with COMMIT).")(f)
-    f = click.option("--moves", "prefix_moves", type=click.IntRange(min=0), default=None,
-                     help="Cut the --from line after this many moves (actions of a results "
-                          "record, moves of a move list).")(f)
-    f = click.option("--at-round", type=click.IntRange(min=1), default=None,
-                     help="Cut the --from line at the first turn of this round.")(f)
-    f = click.option("--from", "from_file", type=click.Path(dir_okay=False), default=None,
-                     help="Start from a line: a results record, a solo game record (corpus "
-                          "schema) or a kennerspiel move list, one command per line."
-                          + seeding)(f)
-    return f
-
 
 def resolve_position(variant, from_file, at_round, prefix_moves, opening, command: str,
                      required: bool = False):
@@ -176,16 +156,13 @@ def sweep_options(f):
     """The budget, seeds, parallelism and output options every sweep shares."""
     f = click.option("--resume", is_flag=True,
                      help="Finish the sweep whose finished jobs are in OUT's .jobs directory.")(f)
-    f = click.option("--out", type=click.Path(dir_okay=False), default=None,
-                     help="JSON record path (default under results/sweeps/); the CSV, PNG and "
-                          "SVG are written beside it, the finished jobs in <OUT stem>.jobs/.")(f)
+    f = out_option("JSON record path (default under results/sweeps/); the CSV, PNG and SVG "
+                   "are written beside it, the finished jobs in <OUT stem>.jobs/.")(f)
     f = quiet_option(f)
     f = cluster_option(f)
     f = jobs_option(f)
-    f = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
-                     help="Seconds per job (tables then depend on machine load).")(f)
-    f = click.option("--beam", "width", type=click.IntRange(min=1), default=100,
-                     show_default=True, help="Beam width of every job.")(f)
+    f = time_limit_option("Seconds per job (tables then depend on machine load).")(f)
+    f = beam_option(default=100, help="Beam width of every job.")(f)
     f = click.option("--seeds", default="0,1,2", show_default=True,
                      help="Comma-separated search seeds; every candidate gets the same seeds.")(f)
     return weights_option(f)
@@ -299,14 +276,14 @@ def _command(name: str, args: dict) -> str:
 
 
 @click.command("openings")
-@click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
+@variant_option(required=True)
 @click.option("--turns", type=click.IntRange(min=1, max=4), default=None,
               help="Sweep every distinct opening of this many turns (the beam's unit).")
 @click.option("--file", "openings_file", type=click.Path(dir_okay=False), default=None,
               help="Sweep these openings instead: one per line, kennerspiel moves separated "
                    "by ';'.")
 @sweep_options
-def openings(variant, turns, openings_file, seeds, width, time_limit, workers, cluster, out,
+def openings(variant, turns, openings_file, seeds, beam, time_limit, workers, cluster, out,
              resume, weights_file, quiet):
     """Compare openings under one budget and paired seeds: a ranked table, JSON, CSV, chart."""
     from solver.research import positions as P
@@ -338,23 +315,22 @@ def openings(variant, turns, openings_file, seeds, width, time_limit, workers, c
         candidates = SW.openings(base, turns)
         what = f"the {len(candidates)} distinct openings of {turns} turns"
     out = out or (f"results/sweeps/openings-{variant}-{'t' + str(turns) if turns else 'file'}"
-                  f"-beam{width}.json")
+                  f"-beam{beam}.json")
     command = _command("openings", {"variant": variant, "turns": turns, "file": openings_file,
-                                    "seeds": seeds, "beam": width, "time_limit": time_limit,
+                                    "seeds": seeds, "beam": beam, "time_limit": time_limit,
                                     "weights": weights_file, "out": out})
-    title = (f"{variant}: {what}, beam {width}, seeds {seeds} (ranked by mean)")
-    _run_sweep("openings", base, candidates, seed_list, width, time_limit, workers, cluster,
+    title = (f"{variant}: {what}, beam {beam}, seeds {seeds} (ranked by mean)")
+    _run_sweep("openings", base, candidates, seed_list, beam, time_limit, workers, cluster,
                out, resume, command, "mean", None, title, weights, quiet)
 
 
 @click.command("analyse")
-@click.option("--variant", type=click.Choice(VARIANTS), default=None,
-              help="Game variant (taken from a record given with --from).")
+@variant_option(help="Game variant (taken from a record given with --from).")
 @position_options
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Rows of the table to print (every turn is searched and ranked).")
 @sweep_options
-def analyse(variant, top, seeds, width, time_limit, workers, cluster, out, resume,
+def analyse(variant, top, seeds, beam, time_limit, workers, cluster, out, resume,
             weights_file, quiet, **where):
     """Every distinct next turn of a position, searched with one budget and paired seeds."""
     from solver.research import sweep as SW
@@ -376,16 +352,16 @@ def analyse(variant, top, seeds, width, time_limit, workers, cluster, out, resum
     click.echo(f"position: {position.source}, round {position.round}, "
                f"{len(position.prefix)} actions", err=True)
     out = out or (f"results/sweeps/analyse-{position.variant}-a{len(position.prefix)}-"
-                  f"beam{width}.json")
+                  f"beam{beam}.json")
     command = _command("analyse", {"variant": variant} | {
         k: v for k, v in zip(("from", "at_round", "moves", "opening"),
                              (where["from_file"], where["at_round"], where["prefix_moves"],
                               where["opening"]))} | {"top": top, "seeds": seeds,
-                                                     "beam": width, "time_limit": time_limit,
+                                                     "beam": beam, "time_limit": time_limit,
                                                      "weights": weights_file, "out": out})
     title = (f"{position.variant}: the {len(candidates)} next turns at round {position.round} "
-             f"({position.source}), beam {width}, seeds {seeds} (ranked by best)")
-    record = _run_sweep("analyse", position, candidates, seed_list, width, time_limit, workers,
+             f"({position.source}), beam {beam}, seeds {seeds} (ranked by best)")
+    record = _run_sweep("analyse", position, candidates, seed_list, beam, time_limit, workers,
                         cluster, out, resume, command, "best", top, title, weights, quiet)
     mark = [r for r in record["rows"] if r["recorded"]]
     if mark:

@@ -9,20 +9,22 @@ from pathlib import Path
 import click
 
 from cli.options import (
-    fail,
+    beam_option,
     cluster_option,
+    fail,
     jobs_option,
     make_backend,
+    out_option,
     parse_seeds,
     quiet_option,
+    seed_option,
     unsaved,
+    variant_option,
 )
-
-VARIANTS = ("ireland", "france")
 
 
 @click.command("tune")
-@click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
+@variant_option(required=True)
 @click.option("--generations", type=click.IntRange(min=1), default=8, show_default=True,
               help="Generations of the tuner.")
 @click.option("--population", type=click.IntRange(min=2), default=10, show_default=True,
@@ -32,8 +34,7 @@ VARIANTS = ("ireland", "france")
 @click.option("--holdout", default="21,22,23,24,25,26", show_default=True,
               help="Held-out seeds, never used for selection: the tuned weights against the "
                    "hand-set portfolio at the same budget ('' for none).")
-@click.option("--beam", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Width of each candidate's single-weighting beam.")
+@beam_option(default=20, help="Width of each candidate's single-weighting beam.")
 @jobs_option
 @cluster_option
 @click.option("--start", "start_file", type=click.Path(dir_okay=False), default=None,
@@ -50,11 +51,9 @@ VARIANTS = ("ireland", "france")
               help="Compare with only the first N hand-set weightings on the held-out seeds "
                    "(default: all; the weights count as beating the hand-set portfolio only "
                    "against all).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Weights file to write, replaced if it exists (default: a free name "
-                   "results/weights/<variant>-beam<W>-seed<S>.json).")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the tuner's sampling.")
+@out_option("Weights file to write, replaced if it exists (default: a free name "
+            "results/weights/<variant>-beam<W>-seed<S>.json).")
+@seed_option("Seed of the tuner's sampling.")
 @quiet_option
 def tune(variant, generations, population, seeds, holdout, beam, workers, cluster, start_file,
          start_best, method, sigma_scale, compare, out, seed, quiet):
