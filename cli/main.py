@@ -18,6 +18,8 @@ from cli.options import (
     json_option,
     load_weights,
     nodes_option,
+    old_spelling,
+    old_spelling_option,
     out_option,
     parse_seeds,
     position_options,
@@ -283,10 +285,8 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
               help="NRPA over whole turns of this level.")
 @click.option("--iterations", type=click.IntRange(min=1), default=None,
               help=f"NRPA iterations per level (default {NRPA_ITERATIONS}).")
-@click.option("--seed-line", type=click.Path(dir_okay=False), default=None, hidden=True,
-              help="The old spelling of --from with --nrpa.")
-@click.option("--from-round", type=click.IntRange(min=1), default=None, hidden=True,
-              help="The old spelling of --at-round with --nrpa.")
+@old_spelling_option("--seed-line", "--from", type=click.Path(dir_okay=False))
+@old_spelling_option("--from-round", "--at-round", type=click.IntRange(min=1))
 @seed_option("Search seed.")
 @click.option("--seeds", default=None, metavar="A,B,C",
               help="Search with each of these seeds (a sweep on --jobs workers or a --cluster): "
@@ -335,12 +335,8 @@ def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | 
                          or from_round is not None):
         raise click.UsageError("--iterations is an option of --nrpa (and so are --seed-line "
                                "and --from-round, the old spellings of --from and --at-round)")
-    for old, new, key, value in (("--seed-line", "--from", "from_file", seed_line),
-                                 ("--from-round", "--at-round", "at_round", from_round)):
-        if value is not None:
-            if where[key] is not None:
-                raise click.UsageError(f"{old} is the old spelling of {new}: give one of them")
-            where[key] = value
+    where["from_file"] = old_spelling("--seed-line", seed_line, "--from", where["from_file"])
+    where["at_round"] = old_spelling("--from-round", from_round, "--at-round", where["at_round"])
     seed_list = None
     if seeds is not None:
         if click.get_current_context().get_parameter_source("seed").name != "DEFAULT":
@@ -443,8 +439,8 @@ def selfcheck(variant: str, games: int, seed: int, quiet: bool) -> None:
 @click.option("--search", "search", is_flag=True,
               help="Bench the beam search instead: a fixed beam from fixed rounds of a "
                    "committed line, its signature and where its expansion's time goes.")
-@click.option("--width", type=click.IntRange(min=1), default=100, show_default=True,
-              help="With --search: beam width.")
+@beam_option(default=100, help="With --search: beam width.")
+@old_spelling_option("--width", "--beam", type=click.IntRange(min=1))
 @click.option("--layers", type=click.IntRange(min=1), default=4, show_default=True,
               help="With --search: layers from each start position.")
 @click.option("--sample", type=click.IntRange(min=0), default=8, show_default=True,
@@ -457,30 +453,34 @@ def selfcheck(variant: str, games: int, seed: int, quiet: bool) -> None:
 @click.option("--seeds", "strength_seeds", default=None,
               help="With --strength: tuning seeds, comma-separated (default 3,4,5,6; "
                    "0-2 are reporting seeds and refused).")
-@click.option("--widths", default=None,
+@click.option("--beams", default=None,
               help="With --strength: fixed beam widths, comma-separated (default 1000; "
                    "'' for none).")
+@old_spelling_option("--widths", "--beams")
 @nodes_option("With --strength: the default schedule's node budget (default 5M; 0: not run).",
               allow_zero=True)
 @out_option("With --strength: also write the result as JSON to this file.")
 @json_option("Print one JSON object.")
 @click.pass_context
 def bench(ctx, variant: str, games: int, reference_games: int, seed: int, search: bool,
-          width: int, layers: int, sample: int, strength: bool, strength_seeds: str | None,
-          widths: str | None, nodes: int | None, out: str | None, as_json: bool) -> None:
+          beam: int, width: int | None, layers: int, sample: int, strength: bool,
+          strength_seeds: str | None, beams: str | None, widths: str | None,
+          nodes: int | None, out: str | None, as_json: bool) -> None:
     """Random-playout speed of the fast engine vs the reference engine, in one run; with
     --search, the speed of the beam search; with --strength, the search's strength."""
-    if not strength and any(x is not None for x in (strength_seeds, widths, nodes, out)):
-        raise click.UsageError("--seeds, --widths, --nodes and --out are options of "
+    beam = old_spelling("--width", width, "--beam", beam)
+    beams = old_spelling("--widths", widths, "--beams", beams)
+    if not strength and any(x is not None for x in (strength_seeds, beams, nodes, out)):
+        raise click.UsageError("--seeds, --beams, --nodes and --out are options of "
                                "--strength")
     if strength:
-        _bench_strength(ctx, search, variant, strength_seeds, widths, nodes, out, as_json)
+        _bench_strength(ctx, search, variant, strength_seeds, beams, nodes, out, as_json)
         return
     if search:
         from solver.search.bench import speed as S
 
         try:
-            r = S.run(variant, width=width, layers=layers, seed=seed, sample=sample)
+            r = S.run(variant, width=beam, layers=layers, seed=seed, sample=sample)
         except ValueError as e:
             click.echo(f"bench: {e}", err=True)
             sys.exit(2)
@@ -496,7 +496,7 @@ def bench(ctx, variant: str, games: int, reference_games: int, seed: int, search
         click.echo(f"{k:<26}{v}")
 
 
-def _bench_strength(ctx, search, variant, seeds, widths, nodes, out, as_json) -> None:
+def _bench_strength(ctx, search, variant, seeds, beams, nodes, out, as_json) -> None:
     """bench --strength: check every argument and the output path, then run the suite."""
     from solver.search.bench import strength as S
     from solver.search import records
@@ -506,15 +506,14 @@ def _bench_strength(ctx, search, variant, seeds, widths, nodes, out, as_json) ->
     variants = S.VARIANTS if ctx.get_parameter_source("variant").name == "DEFAULT" \
         else (variant,)
     seed_list = parse_seeds(seeds) if seeds is not None else list(S.SEEDS)
-    width_list = S.WIDTHS if widths is None else \
-        parse_seeds(widths, "--widths", allow_empty=True)
+    width_list = S.WIDTHS if beams is None else parse_seeds(beams, "--beams", allow_empty=True)
     if any(w < 1 for w in width_list):
-        raise click.BadParameter("widths are at least 1", param_hint="--widths")
+        raise click.BadParameter("widths are at least 1", param_hint="--beams")
     nodes = S.NODES if nodes is None else nodes
     try:
         S.check_seeds(seed_list)
         if not width_list and not nodes:
-            raise ValueError("nothing to run: give --widths or a positive --nodes")
+            raise ValueError("nothing to run: give --beams or a positive --nodes")
         if out is not None:
             records.check_writable(out)
     except (ValueError, records.OutputError) as e:
@@ -524,7 +523,7 @@ def _bench_strength(ctx, search, variant, seeds, widths, nodes, out, as_json) ->
     if out is not None:
         r["command"] = " ".join(
             ["ora-solve", "bench", "--strength", "--seeds", ",".join(map(str, seed_list)),
-             "--widths", ",".join(map(str, width_list)) or "''", "--nodes", str(nodes)]
+             "--beams", ",".join(map(str, width_list)) or "''", "--nodes", str(nodes)]
             + (["--variant", variant] if len(variants) == 1 else []) + ["--out", out])
         r["commit"] = records.git_commit()
         try:

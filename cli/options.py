@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 
 import click
+from click.core import ParameterSource
 
 VARIANTS = ("ireland", "france")
 PROFILES = ("rulebook",)
@@ -95,6 +96,25 @@ def position_options(f=None, *, nrpa: bool = False):
                           "schema) or a kennerspiel move list, one command per line."
                           + seeding)(f)
     return f
+
+
+def old_spelling_option(old: str, new: str, **attrs):
+    """Add ``old``, an earlier spelling of option ``new`` that still works but is not listed
+    in --help; the command takes its value with :func:`old_spelling`."""
+    return click.option(old, hidden=True, default=None, help=f"The old spelling of {new}.",
+                        **attrs)
+
+
+def old_spelling(old: str, value, new: str, new_value):
+    """The value of option ``new``: ``value`` if it was given as ``old``, else ``new_value``
+    (UsageError if both spellings are given)."""
+    if value is None:
+        return new_value
+    ctx = click.get_current_context()
+    name = next(p.name for p in ctx.command.params if new in p.opts)
+    if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
+        raise click.UsageError(f"{old} is the old spelling of {new}: give one of them")
+    return value
 
 
 def quiet_option(f):
