@@ -23,6 +23,7 @@ from cli.options import (
     out_option,
     parse_seeds,
     position_options,
+    position_words,
     profile_option,
     quiet_option,
     score_text,
@@ -32,12 +33,7 @@ from cli.options import (
     variant_option,
     weights_option,
 )
-from cli.research import (
-    nrpa_seed,
-    position_argv,
-    register,
-    resolve_position,
-)
+from cli.research import nrpa_seed, register, resolve_position
 from cli.tune import register as register_tune
 
 MCTS_DEFAULT = 16  # solver.search.mcts.DEFAULT_SIMULATIONS (kept here so --help loads no numba)
@@ -364,31 +360,21 @@ def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | 
                   time_limit=time_limit, position=position, nrpa=nrpa, iterations=iterations,
                   seed_line=seed_record, weights=weights, playout_width=playout_width,
                   node_limit=nodes)
-    argv = ["ora-solve", "solo", "--variant", variant]
-    if nrpa is not None:
-        argv += ["--nrpa", str(nrpa), "--iterations", str(iterations)]
-    elif mcts is not None:
-        argv += ["--mcts", str(mcts)]
-        if playout_width is not None:
-            argv += ["--playout-width", str(playout_width)]
-    elif beam is not None:
-        argv += ["--beam", str(beam)]
-    elif nodes is not None:
-        argv += ["--nodes", str(nodes)]
-    argv += ["--seeds", seeds] if seed_list is not None else ["--seed", str(seed)]
-    if time_limit is not None:
-        argv += ["--time-limit", f"{time_limit:g}"]
-    argv += position_argv(**where)
-    if weights_file is not None:
-        argv += ["--weights", weights_file]
+    command = records.command_line("solo", [
+        ("--variant", variant), ("--nrpa", nrpa),
+        ("--iterations", None if nrpa is None else iterations), ("--mcts", mcts),
+        ("--playout-width", playout_width), ("--beam", beam), ("--nodes", nodes),
+        ("--seeds", seeds), ("--seed", seed if seed_list is None else None),
+        ("--time-limit", None if time_limit is None else f"{time_limit:g}"),
+        *position_words(**where, quote_opening=True), ("--weights", weights_file)])
     if seed_list is not None:
         from cli.research import solo_seeds
 
-        solo_seeds(job, seed_list, out=out, resume=resume, command=" ".join(argv),
+        solo_seeds(job, seed_list, out=out, resume=resume, command=command,
                    workers=workers, cluster=cluster, as_json=as_json, quiet=quiet)
         return
     try:
-        record, path = run_solo(job, out=out, command=" ".join(argv), quiet=as_json,
+        record, path = run_solo(job, out=out, command=command, quiet=as_json,
                                 started=started, bar=not (as_json or quiet))
     except records.OutputError as e:
         click.echo(f"ora-solve solo: {e}", err=True)
@@ -521,10 +507,10 @@ def _bench_strength(ctx, search, variant, seeds, beams, nodes, out, as_json) -> 
     echo = None if as_json else click.echo
     r = S.run(variants, seed_list, width_list, nodes, progress=echo)
     if out is not None:
-        r["command"] = " ".join(
-            ["ora-solve", "bench", "--strength", "--seeds", ",".join(map(str, seed_list)),
-             "--beams", ",".join(map(str, width_list)) or "''", "--nodes", str(nodes)]
-            + (["--variant", variant] if len(variants) == 1 else []) + ["--out", out])
+        r["command"] = records.command_line("bench", [
+            ("--strength", True), ("--seeds", ",".join(map(str, seed_list))),
+            ("--beams", ",".join(map(str, width_list)) or "''"), ("--nodes", nodes),
+            ("--variant", variant if len(variants) == 1 else None), ("--out", out)])
         r["commit"] = records.git_commit()
         try:
             records.write_record(r, out, replace=True, what="the result")

@@ -11,6 +11,7 @@ file that could not be written after the work.
 
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -96,6 +97,15 @@ def position_options(f=None, *, nrpa: bool = False):
                           "schema) or a kennerspiel move list, one command per line."
                           + seeding)(f)
     return f
+
+
+def position_words(from_file, at_round, prefix_moves, opening, quote_opening: bool):
+    """The position options as the (option, value) pairs of a record's command line
+    (``quote_opening``: the opening in JSON's quotes, as solo's records keep it)."""
+    if quote_opening and opening is not None:
+        opening = json.dumps(opening)
+    return [("--from", from_file), ("--at-round", at_round), ("--moves", prefix_moves),
+            ("--opening", opening)]
 
 
 def old_spelling_option(old: str, new: str, **attrs):

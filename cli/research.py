@@ -20,6 +20,7 @@ from cli.options import (
     out_option,
     parse_seeds,
     position_options,
+    position_words,
     quiet_option,
     score_text,
     time_limit_option,
@@ -64,20 +65,6 @@ def nrpa_seed(variant, from_file, at_round, prefix_moves, opening, command: str 
         fail(command, str(e))
     score = int(full.state.score()[0].total)
     return SeedLine(from_file, tuple(full.line), score, at_round), cut
-
-
-def position_argv(from_file, at_round, prefix_moves, opening) -> list[str]:
-    """The position options as command-line words (for the record's command)."""
-    out = []
-    if from_file is not None:
-        out += ["--from", from_file]
-    if at_round is not None:
-        out += ["--at-round", str(at_round)]
-    if prefix_moves is not None:
-        out += ["--moves", str(prefix_moves)]
-    if opening is not None:
-        out += ["--opening", json.dumps(opening)]
-    return out
 
 
 def _check_outputs(command: str, paths) -> None:
@@ -265,16 +252,6 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
     return record
 
 
-def _command(name: str, args: dict) -> str:
-    words = ["ora-solve", name]
-    for k, v in args.items():
-        if v is None or v is False:
-            continue
-        flag = "--" + k.replace("_", "-")
-        words += [flag] if v is True else [flag, str(v)]
-    return " ".join(words)
-
-
 @click.command("openings")
 @variant_option(required=True)
 @click.option("--turns", type=click.IntRange(min=1, max=4), default=None,
@@ -288,6 +265,7 @@ def openings(variant, turns, openings_file, seeds, beam, time_limit, workers, cl
     """Compare openings under one budget and paired seeds: a ranked table, JSON, CSV, chart."""
     from solver.research import positions as P
     from solver.research import sweep as SW
+    from solver.search import records
 
     seed_list = parse_seeds(seeds)
     weights = load_weights(weights_file, variant, "openings")
@@ -316,9 +294,10 @@ def openings(variant, turns, openings_file, seeds, beam, time_limit, workers, cl
         what = f"the {len(candidates)} distinct openings of {turns} turns"
     out = out or (f"results/sweeps/openings-{variant}-{'t' + str(turns) if turns else 'file'}"
                   f"-beam{beam}.json")
-    command = _command("openings", {"variant": variant, "turns": turns, "file": openings_file,
-                                    "seeds": seeds, "beam": beam, "time_limit": time_limit,
-                                    "weights": weights_file, "out": out})
+    command = records.command_line("openings", [
+        ("--variant", variant), ("--turns", turns), ("--file", openings_file),
+        ("--seeds", seeds), ("--beam", beam), ("--time-limit", time_limit),
+        ("--weights", weights_file), ("--out", out)])
     title = (f"{variant}: {what}, beam {beam}, seeds {seeds} (ranked by mean)")
     _run_sweep("openings", base, candidates, seed_list, beam, time_limit, workers, cluster,
                out, resume, command, "mean", None, title, weights, quiet)
@@ -334,6 +313,7 @@ def analyse(variant, top, seeds, beam, time_limit, workers, cluster, out, resume
             weights_file, quiet, **where):
     """Every distinct next turn of a position, searched with one budget and paired seeds."""
     from solver.research import sweep as SW
+    from solver.search import records
 
     seed_list = parse_seeds(seeds)
     position = resolve_position(variant, command="analyse", required=True, **where)
@@ -353,12 +333,10 @@ def analyse(variant, top, seeds, beam, time_limit, workers, cluster, out, resume
                f"{len(position.prefix)} actions", err=True)
     out = out or (f"results/sweeps/analyse-{position.variant}-a{len(position.prefix)}-"
                   f"beam{beam}.json")
-    command = _command("analyse", {"variant": variant} | {
-        k: v for k, v in zip(("from", "at_round", "moves", "opening"),
-                             (where["from_file"], where["at_round"], where["prefix_moves"],
-                              where["opening"]))} | {"top": top, "seeds": seeds,
-                                                     "beam": beam, "time_limit": time_limit,
-                                                     "weights": weights_file, "out": out})
+    command = records.command_line("analyse", [
+        ("--variant", variant), *position_words(**where, quote_opening=False), ("--top", top),
+        ("--seeds", seeds), ("--beam", beam), ("--time-limit", time_limit),
+        ("--weights", weights_file), ("--out", out)])
     title = (f"{position.variant}: the {len(candidates)} next turns at round {position.round} "
              f"({position.source}), beam {beam}, seeds {seeds} (ranked by best)")
     record = _run_sweep("analyse", position, candidates, seed_list, beam, time_limit, workers,

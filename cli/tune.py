@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 from pathlib import Path
 
@@ -107,21 +106,13 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
             records.check_writable(path)
     except records.OutputError as e:
         fail("ora-solve tune", str(e).replace("the record", "the weights file"))
-    argv = ["ora-solve", "tune", "--variant", variant, "--generations", str(generations),
-            "--population", str(population), "--seeds", seeds, "--holdout", holdout,
-            "--beam", str(beam), "--seed", str(seed)]
-    if start_file is not None:
-        argv += ["--start", start_file]
-    if start_best:
-        argv += ["--start-best"]
-    if method != "cem":
-        argv += ["--method", method]
-    if sigma_scale != 1.0:
-        argv += ["--sigma-scale", f"{sigma_scale:g}"]
-    if compare is not None:
-        argv += ["--compare", str(compare)]
-    if out is not None:
-        argv += ["--out", out]
+    command = records.command_line("tune", [
+        ("--variant", variant), ("--generations", generations), ("--population", population),
+        ("--seeds", seeds), ("--holdout", holdout), ("--beam", beam), ("--seed", seed),
+        ("--start", start_file), ("--start-best", start_best),
+        ("--method", None if method == "cem" else method),
+        ("--sigma-scale", None if sigma_scale == 1.0 else f"{sigma_scale:g}"),
+        ("--compare", compare), ("--out", out)], quote=True)
     backend = make_backend("ora-solve tune", workers, cluster)  # the one place the backend is made
     n_train = generations * population
     n_hold = (1 + min(compare or len(PORTFOLIO), len(PORTFOLIO))) * len(settings.holdout)
@@ -168,7 +159,7 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
         click.echo("ora-solve tune: stopped before any candidate was scored: nothing written",
                    err=True)
         sys.exit(130 if signal_name in (None, "SIGINT") else 143)
-    tuning = {"command": " ".join(shlex.quote(a) for a in argv),
+    tuning = {"command": command,
               "commit": records.git_commit(Path(T.__file__).resolve().parent),
               "versions": records.versions(), "start_file": start_file} | tuning
     if signal_name is not None:

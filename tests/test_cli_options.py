@@ -4,6 +4,7 @@ before the shared decorators, and the old spellings still work."""
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -84,3 +85,61 @@ def test_solo_old_spellings_and_their_new_ones_are_not_both_given(tmp_path):
         res = CliRunner().invoke(main, ["solo", "--variant", "france", "--nrpa", "1", old, value,
                                         new, value])
         assert res.exit_code == 2 and f"{old} is the old spelling of {new}" in res.output
+
+
+def test_a_command_line_skips_none_and_false_and_quotes_only_when_asked():
+    from solver.search.records import command_line
+
+    options = [("--a", None), ("--b", False), ("--c", True), ("--d", 0), ("--e", "x y"),
+               ("--f", "")]
+    assert command_line("tune", options) == "ora-solve tune --c --d 0 --e x y --f "
+    assert command_line("tune", options, quote=True) == \
+        "ora-solve tune --c --d 0 --e 'x y' --f ''"
+
+
+RECORD = "results/france-beam100-seed0.json"
+
+
+# solo's arguments and the command its record kept at 3204648, before the builder was shared
+@pytest.mark.parametrize("args, command", [
+    ("--variant france --beam 3 --seed 2 --out X", "--variant france --beam 3 --seed 2"),
+    ("--variant ireland --mcts 1 --playout-width 1 --seed 3 --time-limit 30",
+     "--variant ireland --mcts 1 --playout-width 1 --seed 3 --time-limit 30"),
+    ("--variant france --mcts", "--variant france --mcts 16 --seed 0"),
+    (f"--variant france --beam 2 --from {RECORD} --at-round 31",
+     f"--variant france --beam 2 --seed 0 --from {RECORD} --at-round 31"),
+    (f"--variant france --nrpa 1 --iterations 1 --seed-line {RECORD} --from-round 31",
+     f"--variant france --nrpa 1 --iterations 1 --seed 0 --from {RECORD} --at-round 31"),
+    ("--variant france --nrpa 2", "--variant france --nrpa 2 --iterations 100 --seed 0"),
+    ("--variant france --nodes 3k", "--variant france --nodes 3000 --seed 0"),
+    ("--variant ireland", "--variant ireland --seed 0 --time-limit 600"),
+    ("--variant ireland --beam 2 --time-limit 2.5 --weights W",
+     "--variant ireland --beam 2 --seed 0 --time-limit 2.5 --weights W"),
+])
+def test_solo_records_keep_the_command_they_kept_before(args, command, monkeypatch):
+    from solver.search import solo
+    from solver.search.evaluation import weights as weightsfile
+
+    kept = []
+
+    def run_solo(job, *, command, **kw):
+        kept.append(command)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(solo, "run_solo", run_solo)
+    monkeypatch.setattr(weightsfile, "load", lambda path, variant: None)
+    res = CliRunner().invoke(main, ["solo", *args.split()])
+    assert res.exit_code == 0, res.output
+    assert kept == ["ora-solve solo " + command]
+
+
+def test_a_solo_opening_is_kept_in_quotes(monkeypatch):
+    from solver.search import solo
+
+    kept = []
+    monkeypatch.setattr(solo, "run_solo", lambda job, *, command, **kw: kept.append(command)
+                        or sys.exit(0))
+    CliRunner().invoke(main, ["solo", "--variant", "ireland", "--beam", "2", "--opening",
+                              "CUT_PEAT 0 0; COMMIT"])
+    assert kept == ['ora-solve solo --variant ireland --beam 2 --seed 0 --opening '
+                    '"CUT_PEAT 0 0; COMMIT"']

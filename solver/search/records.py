@@ -4,7 +4,8 @@ A record holds everything needed to check and reproduce a found line: the comman
 package/numba/numpy versions, rule profile (name and every field), search parameters and seed,
 nodes expanded, wall time, the score breakdown, and the full line as canonical action ids and
 as readable text grouped round by round. :func:`verify_record` replays the line through the
-**reference** engine and confirms the score.
+**reference** engine and confirms the score. :func:`command_line` spells the command for every
+file that keeps one (solo records, sweeps, weights files, the strength suite's result).
 
 Writing: :func:`check_writable` tells before a search whether a record can be written at a
 path. Every file the package writes (records, weights files, sweep outputs and jobs, pictures)
@@ -21,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import shlex
 import subprocess
 import tempfile
 from importlib import metadata
@@ -66,6 +68,18 @@ def versions() -> dict:
         except metadata.PackageNotFoundError:
             out[pkg] = "not installed"
     return out
+
+
+def command_line(command: str, options, quote: bool = False) -> str:
+    """The command line a record keeps: ``ora-solve COMMAND`` and each ``(option, value)`` of
+    ``options`` in order, nothing for a value None or False, the option alone for True, else
+    the option and the value as text (``quote``: every word quoted for a POSIX shell)."""
+    words = ["ora-solve", command]
+    for option, value in options:
+        if value is None or value is False:
+            continue
+        words += [option] if value is True else [option, str(value)]
+    return " ".join(shlex.quote(w) if quote else w for w in words)
 
 
 def readable_line(variant: str, line: list[int]) -> list[dict]:
