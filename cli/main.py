@@ -12,8 +12,10 @@ import click
 from cli.options import (
     VARIANTS,
     beam_option,
+    check_outputs,
     cluster_option,
     echo_rounds,
+    failing,
     jobs_option,
     json_option,
     load_weights,
@@ -374,11 +376,9 @@ def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | 
                    workers=workers, cluster=cluster, as_json=as_json, quiet=quiet)
         return
     try:
-        record, path = run_solo(job, out=out, command=command, quiet=as_json,
-                                started=started, bar=not (as_json or quiet))
-    except records.OutputError as e:
-        click.echo(f"ora-solve solo: {e}", err=True)
-        sys.exit(2)
+        with failing("ora-solve solo", records.OutputError):
+            record, path = run_solo(job, out=out, command=command, quiet=as_json,
+                                    started=started, bar=not (as_json or quiet))
     except records.Unsaved as e:
         if e.kept is not None:  # the line is safe in the fallback: shown as usual
             _echo_solo(json.loads(e.text), e.kept, as_json)
@@ -500,10 +500,9 @@ def _bench_strength(ctx, search, variant, seeds, beams, nodes, out, as_json) -> 
         S.check_seeds(seed_list)
         if not width_list and not nodes:
             raise ValueError("nothing to run: give --beams or a positive --nodes")
-        if out is not None:
-            records.check_writable(out)
-    except (ValueError, records.OutputError) as e:
+    except ValueError as e:
         raise click.UsageError(str(e)) from None
+    check_outputs("bench", out, what="the result")
     echo = None if as_json else click.echo
     r = S.run(variants, seed_list, width_list, nodes, progress=echo)
     if out is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 
 import click
 from click.core import ParameterSource
@@ -25,6 +26,26 @@ def fail(command: str, message: str):
     """One message on stderr, exit 2 (a bad argument or output path: nothing written)."""
     click.echo(f"{command}: {message}", err=True)
     sys.exit(2)
+
+
+@contextmanager
+def failing(command: str, *errors: type[Exception]):
+    """Any of ``errors`` raised in the block: its message on stderr, exit 2."""
+    try:
+        yield
+    except errors as e:
+        fail(command, str(e))
+
+
+def check_outputs(command: str, *paths, what: str | None = None) -> None:
+    """Exit 2 with one message, before any work, unless a file can be written at each of
+    ``paths`` (None: no file asked for; ``what`` names the file in the message)."""
+    from solver.search import records
+
+    with failing(command, records.OutputError):
+        for p in paths:
+            if p is not None:
+                records.check_writable(p, what)
 
 
 # ===== the options ==============================================================================
@@ -220,10 +241,8 @@ def make_backend(command: str, workers: int | None, cluster: str | None):
     message if Ray is missing or the cluster cannot be reached."""
     from solver import jobs as J
 
-    try:
+    with failing(command, J.BackendError):
         return J.make_backend(workers, cluster)
-    except J.BackendError as e:
-        fail(command, str(e))
 
 
 def load_weights(path: str | None, variant: str, command: str):

@@ -11,9 +11,11 @@ import click
 
 from cli.options import (
     beam_option,
+    check_outputs,
     cluster_option,
     echo_rounds,
     fail,
+    failing,
     jobs_option,
     load_weights,
     make_backend,
@@ -67,15 +69,6 @@ def nrpa_seed(variant, from_file, at_round, prefix_moves, opening, command: str 
     return SeedLine(from_file, tuple(full.line), score, at_round), cut
 
 
-def _check_outputs(command: str, paths) -> None:
-    from solver.research.draw import check_writable
-
-    try:
-        check_writable(list(paths))
-    except OSError as e:
-        fail(command, str(e))
-
-
 # ===== show =====================================================================================
 
 @click.command("show")
@@ -92,16 +85,12 @@ def show(record: str, at_round: int | None, png: str | None, svg: str | None) ->
     from solver.research.positions import PositionError, from_line
     from solver.search import records
 
-    try:
+    with failing("show", records.RecordError):
         data = records.load_record(record)
-    except records.RecordError as e:
-        fail("show", str(e))
-    _check_outputs("show", (png, svg))
-    try:
+    check_outputs("show", png, svg)
+    with failing("show", PositionError):
         pos = from_line(data["variant"], data["line"], at_round, None,
                         source=record + (f" at round {at_round}" if at_round else ""))
-    except PositionError as e:
-        fail("show", str(e))
     parts = S.rounds(data["variant"], data["line"])
     click.echo(f"{record}: {data['variant']}, {len(data['line'])} actions, "
                f"{score_text(data['score'])}")
@@ -200,12 +189,12 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
     from solver.search import records
 
     if not out.startswith("results/sweeps/"):
-        _check_outputs(kind, SW.output_paths(out))
+        check_outputs(kind, *SW.output_paths(out))
     jobs = SW.make_jobs(position, candidates, seeds, width, time_limit, weights)
     backend = make_backend(kind, workers, cluster)  # before anything is written
     if out.startswith("results/sweeps/"):
         Path("results/sweeps").mkdir(parents=True, exist_ok=True)
-        _check_outputs(kind, SW.output_paths(out))
+        check_outputs(kind, *SW.output_paths(out))
     try:
         run_dir = R.RunDir(SW.run_dir_of(out), SW.manifest(kind, position, candidates, seeds,
                                                             width, time_limit, weights), resume)
@@ -363,10 +352,8 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
     from solver.research import solo_seeds as SS
     from solver.search import records
 
-    try:
+    with failing("ora-solve solo", records.OutputError):
         output = SS.output(job, seeds, out, resume)
-    except records.OutputError as e:
-        fail("ora-solve solo", str(e))
     backend = make_backend("ora-solve solo", workers, cluster)  # before anything is written
     try:
         run_dir = SS.run_dir(output, job, seeds, resume)
@@ -404,8 +391,6 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
     try:
         record, path = SS.write(job, seeds, results, output, command,
                                 _time.perf_counter() - t0, interrupted)
-    except records.OutputError as e:
-        fail("ora-solve solo", str(e))
     except records.Unsaved as e:
         unsaved("ora-solve solo", e, f"; the finished seeds are saved in {run_dir.path}/")
     sweep = record["seed_sweep"]

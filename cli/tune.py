@@ -10,7 +10,7 @@ import click
 from cli.options import (
     beam_option,
     cluster_option,
-    fail,
+    failing,
     jobs_option,
     make_backend,
     out_option,
@@ -86,26 +86,11 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
         raise click.UsageError(str(e)) from None
     start = np.asarray(PORTFOLIO[0], dtype=np.float64)
     if start_file is not None:
-        try:
+        with failing("ora-solve tune", WF.WeightsError):
             start = WF.load(start_file, variant).values
-        except WF.WeightsError as e:
-            fail("ora-solve tune", str(e))
-    # the output, checked before any work
-    try:
-        if out is not None:
-            path, explicit = Path(out), True
-            records.check_writable(path)
-        else:
-            folder = Path("results/weights")
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-            except OSError as e:
-                raise records.OutputError(f"cannot create {folder}/: {e.strerror}") from None
-            path, explicit = records.free_path(folder / f"{variant}-beam{beam}-seed{seed}.json"), \
-                False
-            records.check_writable(path)
-    except records.OutputError as e:
-        fail("ora-solve tune", str(e).replace("the record", "the weights file"))
+    default = Path(f"results/weights/{variant}-beam{beam}-seed{seed}.json")
+    with failing("ora-solve tune", records.OutputError):  # before any work
+        output = records.output(out, default, what="the weights file")
     command = records.command_line("tune", [
         ("--variant", variant), ("--generations", generations), ("--population", population),
         ("--seeds", seeds), ("--holdout", holdout), ("--beam", beam), ("--seed", seed),
@@ -118,7 +103,7 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
     n_hold = (1 + min(compare or len(PORTFOLIO), len(PORTFOLIO))) * len(settings.holdout)
     click.echo(f"tune {variant}: {generations} generations x {population} candidates x "
                f"{len(settings.seeds)} training seeds, beam {beam}; then "
-               f"{n_hold} held-out beams; {backend.describe()}; weights to {path} "
+               f"{n_hold} held-out beams; {backend.describe()}; weights to {output.path} "
                "(Ctrl-C stops and keeps the best so far)", err=True)
     from solver.search.progress import bar
 
@@ -166,7 +151,8 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
         tuning["interrupted"], tuning["signal"] = True, signal_name
     data = WF.make_file(variant, tuner.best.w, tuning)
     try:
-        written = records.write_record(data, path, replace=explicit, what="the weights file")
+        written = records.write_record(data, output.path, replace=output.explicit,
+                                       what="the weights file")
     except records.Unsaved as e:
         if e.kept is not None:
             _summary(tuning, e.kept)

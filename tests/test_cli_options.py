@@ -143,3 +143,28 @@ def test_a_solo_opening_is_kept_in_quotes(monkeypatch):
                               "CUT_PEAT 0 0; COMMIT"])
     assert kept == ['ora-solve solo --variant ireland --beam 2 --seed 0 --opening '
                     '"CUT_PEAT 0 0; COMMIT"']
+
+
+def test_one_output_check_names_the_file_and_takes_a_free_name(tmp_path):
+    from solver.search import records
+
+    default = tmp_path / "made" / "r.json"
+    first = records.output(None, default)
+    assert first == records.Output(default, False) and default.parent.is_dir()
+    default.write_text("{}")
+    assert records.output(None, default).path == tmp_path / "made" / "r-2.json"
+    assert records.output(None, default, resume=True) == records.Output(default, True)
+    assert records.output(str(default), tmp_path / "x.json") == records.Output(default, True)
+    with pytest.raises(records.OutputError, match=r"cannot write the weights file to .*/no/w"
+                                                  r"\.json: no directory"):
+        records.output(str(tmp_path / "no" / "w.json"), default, what="the weights file")
+    with pytest.raises(records.OutputError, match="^cannot write .*made: it is a directory"):
+        records.check_writable(tmp_path / "made", what=None)
+
+
+def test_an_unwritable_bench_out_exits_2_with_one_line(tmp_path):
+    out = tmp_path / "no" / "s.json"
+    res = CliRunner().invoke(main, ["bench", "--strength", "--out", str(out)])
+    assert res.exit_code == 2
+    assert res.output == f"bench: cannot write the result to {tmp_path}/no/s.json: no directory " \
+                         f"{tmp_path}/no/\n"
