@@ -30,6 +30,7 @@ from cli.options import (
     quiet_option,
     score_text,
     seed_option,
+    stopped,
     time_limit_option,
     unsaved,
     variant_option,
@@ -385,12 +386,9 @@ def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | 
         unsaved("ora-solve solo", e)
     _echo_solo(record, path, as_json)
     if record["interrupted"]:
-        import signal
-
-        click.echo(f"interrupted by {record['signal']}: the search stopped early; its best "
-                   f"line ({record['score']['total']} points) was finished greedily, "
-                   f"verified and written to {path}", err=True)
-        sys.exit(128 + signal.Signals[record["signal"]].value)
+        stopped(f"interrupted by {record['signal']}: the search stopped early; its best line "
+                f"({record['score']['total']} points) was finished greedily, verified and "
+                f"written to {path}", record["signal"])
 
 
 @main.command()

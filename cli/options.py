@@ -48,6 +48,15 @@ def check_outputs(command: str, *paths, what: str | None = None) -> None:
                 records.check_writable(p, what)
 
 
+def stopped(message: str, signal_name: str):
+    """A command a signal stopped: ``message`` on stderr, exit 130 (SIGINT) or 143
+    (SIGTERM), 128 + the signal's number."""
+    from solver.search.solo import exit_status
+
+    click.echo(message, err=True)
+    sys.exit(exit_status(signal_name))
+
+
 # ===== the options ==============================================================================
 
 def variant_option(*, required: bool = False, default: str | None = None,

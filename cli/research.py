@@ -25,6 +25,7 @@ from cli.options import (
     position_words,
     quiet_option,
     score_text,
+    stopped,
     time_limit_option,
     unsaved,
     variant_option,
@@ -151,12 +152,24 @@ def saved_jobs(run_dir, jobs) -> str:
     return f"{n} of {len(jobs)} jobs saved in {run_dir.path}/"
 
 
-def run_jobs(kind: str, task, jobs, run_dir, backend, quiet: bool = False) -> dict:
-    """Run a sweep's jobs on a backend (closed after). Stopped by Ctrl-C or SIGTERM, say
-    where it stands and exit 130 or 143; a job that cannot be saved (a full disk) stops it
-    at once, exit 1; a cluster failure, exit 2. The finished jobs stay saved in every case."""
-    import signal
+def open_run_dir(command: str, backend, make):
+    """``make()``, the directory of a sweep's finished jobs; exit 2 with one message (the
+    backend closed) if it cannot be used: another sweep's, or --resume not given."""
+    from solver.research import rundir as R
 
+    try:
+        return make()
+    except R.SweepError as e:
+        backend.close()
+        fail(command, str(e))
+
+
+def run_jobs(command: str, task, jobs, run_dir, backend, *, desc: str, quiet: bool = False,
+             noun: str = "jobs") -> tuple[dict, str | None]:
+    """Run a sweep's jobs on a backend (closed after): the results by key, and the signal
+    (Ctrl-C or SIGTERM) that stopped it if one did (the results are then the finished jobs).
+    A job that cannot be saved (a full disk) stops it at once, exit 1; a cluster failure,
+    exit 2. The finished jobs stay saved in every case (``noun``: what the jobs are)."""
     from solver import jobs as J
     from solver.research import rundir as R
     from solver.search import records
@@ -165,17 +178,16 @@ def run_jobs(kind: str, task, jobs, run_dir, backend, quiet: bool = False) -> di
         try:
             with backend:
                 return R.run_sweep(task, jobs, run_dir, backend, progress=not quiet,
-                                   desc=kind)
+                                   desc=desc), None
         except KeyboardInterrupt:
-            click.echo(f"\nstopped: {saved_jobs(run_dir, jobs)}; run the same command with "
-                       "--resume for the rest", err=True)
-            sys.exit(128 + signal.Signals[stopper.name].value)
+            keys = {j.key for j in jobs}
+            return {k: v for k, v in run_dir.finished().items() if k in keys}, stopper.name
         except records.Unsaved as e:
-            unsaved(kind, e, f"; stopped: {saved_jobs(run_dir, jobs)}; free some space and "
-                             "run the same command with --resume for the rest")
+            unsaved(command, e, f"; stopped: {saved_jobs(run_dir, jobs)}; free some space and "
+                                "run the same command with --resume for the rest")
         except J.BackendError as e:
-            fail(kind, f"{e}; the {len(run_dir.finished())} finished jobs are saved in "
-                        f"{run_dir.path}/ (--resume finishes the rest)")
+            fail(command, f"{e}; the {len(run_dir.finished())} finished {noun} are saved in "
+                          f"{run_dir.path}/ (--resume runs the rest)")
 
 
 def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, workers, cluster,
@@ -195,19 +207,20 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
     if out.startswith("results/sweeps/"):
         Path("results/sweeps").mkdir(parents=True, exist_ok=True)
         check_outputs(kind, *SW.output_paths(out))
-    try:
-        run_dir = R.RunDir(SW.run_dir_of(out), SW.manifest(kind, position, candidates, seeds,
-                                                            width, time_limit, weights), resume)
-    except R.SweepError as e:
-        backend.close()
-        fail(kind, str(e))
+    run_dir = open_run_dir(kind, backend, lambda: R.RunDir(
+        SW.run_dir_of(out), SW.manifest(kind, position, candidates, seeds, width, time_limit,
+                                        weights), resume))
     click.echo(f"{kind}: {len(candidates)} candidates x {len(seeds)} seeds = {len(jobs)} jobs, "
                f"beam {width}" + (f", {time_limit:g} s per job" if time_limit else "")
                + f", {backend.describe()}; finished jobs in {run_dir.path}/", err=True)
     t0 = _time.perf_counter()
     keys = {j.key for j in jobs}
     before = len([k for k in run_dir.finished() if k in keys])
-    results = run_jobs(kind, SW.SEARCH, jobs, run_dir, backend, quiet)
+    results, signal_name = run_jobs(kind, SW.SEARCH, jobs, run_dir, backend, desc=kind,
+                                    quiet=quiet)
+    if signal_name is not None:
+        stopped(f"\nstopped: {saved_jobs(run_dir, jobs)}; run the same command with --resume "
+                "for the rest", signal_name)
     seconds = _time.perf_counter() - t0
     rows = SW.table_rows(candidates, results, seeds, rank_by)
     record = SW.make_record(kind=kind, command=command, position=position, seeds=seeds,
@@ -344,22 +357,16 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
                as_json: bool, quiet: bool = False) -> None:
     """`solo --seeds`: the job with each seed on the backend; the best line is the record, the
     spread is printed and kept in it (solver/research/solo_seeds.py)."""
-    import signal
     import time as _time
 
-    from solver import jobs as J
-    from solver.research import rundir as R
     from solver.research import solo_seeds as SS
     from solver.search import records
 
     with failing("ora-solve solo", records.OutputError):
         output = SS.output(job, seeds, out, resume)
     backend = make_backend("ora-solve solo", workers, cluster)  # before anything is written
-    try:
-        run_dir = SS.run_dir(output, job, seeds, resume)
-    except R.SweepError as e:
-        backend.close()
-        fail("ora-solve solo", str(e))
+    run_dir = open_run_dir("ora-solve solo", backend,
+                           lambda: SS.run_dir(output, job, seeds, resume))
     jobs = SS.make_jobs(job, seeds)
     what = job.describe().replace(f", seed {job.seed}", "").replace("for the whole command",
                                                                     "per seed")
@@ -367,27 +374,11 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
                f"{backend.describe()}); record to {output.path}, finished seeds in "
                f"{run_dir.path}/ (Ctrl-C keeps the seeds that finished)", err=True)
     t0 = _time.perf_counter()
-    interrupted = None
-    with R.SignalsStop() as stopper:
-        try:
-            with backend:
-                results = R.run_sweep(SS.SEED_TASK, jobs, run_dir, backend, desc="seeds",
-                                      progress=not (as_json or quiet))
-        except KeyboardInterrupt:
-            interrupted = stopper.name
-            results = {k: v for k, v in run_dir.finished().items()
-                       if k in {j.key for j in jobs}}
-        except records.Unsaved as e:
-            unsaved("ora-solve solo", e, f"; stopped: {saved_jobs(run_dir, jobs)}; free some "
-                                         "space and run the same command with --resume for "
-                                         "the rest")
-        except J.BackendError as e:
-            fail("ora-solve solo", f"{e}; the {len(run_dir.finished())} finished seeds are "
-                                    f"saved in {run_dir.path}/ (--resume runs the rest)")
+    results, interrupted = run_jobs("ora-solve solo", SS.SEED_TASK, jobs, run_dir, backend,
+                                    desc="seeds", quiet=as_json or quiet, noun="seeds")
     if not results:
-        click.echo(f"\nora-solve solo: interrupted by {interrupted} before any seed finished; "
-                   "nothing written", err=True)
-        sys.exit(128 + signal.Signals[interrupted].value)
+        stopped(f"\nora-solve solo: interrupted by {interrupted} before any seed finished; "
+                "nothing written", interrupted)
     try:
         record, path = SS.write(job, seeds, results, output, command,
                                 _time.perf_counter() - t0, interrupted)
@@ -410,10 +401,9 @@ def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, worker
                    "reference engine", err=True)
         sys.exit(1)
     if interrupted:
-        click.echo(f"interrupted by {interrupted}: {len(sweep['runs'])} of {len(seeds)} seeds "
-                   f"finished; the best of them was written to {path}; the same command with "
-                   "--resume runs the rest", err=True)
-        sys.exit(128 + signal.Signals[interrupted].value)
+        stopped(f"interrupted by {interrupted}: {len(sweep['runs'])} of {len(seeds)} seeds "
+                f"finished; the best of them was written to {path}; the same command with "
+                "--resume runs the rest", interrupted)
 
 
 def replay_sweep(file: str, as_json: bool) -> None:

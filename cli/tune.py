@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -17,6 +16,7 @@ from cli.options import (
     parse_seeds,
     quiet_option,
     seed_option,
+    stopped,
     unsaved,
     variant_option,
 )
@@ -141,9 +141,8 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
                 b.close()
         signal_name = stop.name
     if tuner.best is None:
-        click.echo("ora-solve tune: stopped before any candidate was scored: nothing written",
-                   err=True)
-        sys.exit(130 if signal_name in (None, "SIGINT") else 143)
+        stopped("ora-solve tune: stopped before any candidate was scored: nothing written",
+                signal_name or "SIGINT")
     tuning = {"command": command,
               "commit": records.git_commit(Path(T.__file__).resolve().parent),
               "versions": records.versions(), "start_file": start_file} | tuning
@@ -159,13 +158,10 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
         unsaved("ora-solve tune", e)
     _summary(tuning, written)
     if signal_name is not None:
-        import signal
-
-        click.echo(f"stopped by {signal_name}: {_where(tuning)}; the best weights so far "
-                   f"(mean {tuning['best_training']['mean']} on the training seeds) were "
-                   f"written to {written}; tune has no --resume: --start {written} tunes on "
-                   "from them", err=True)
-        sys.exit(128 + signal.Signals[signal_name].value)
+        stopped(f"stopped by {signal_name}: {_where(tuning)}; the best weights so far (mean "
+                f"{tuning['best_training']['mean']} on the training seeds) were written to "
+                f"{written}; tune has no --resume: --start {written} tunes on from them",
+                signal_name)
 
 
 def _where(t: dict) -> str:

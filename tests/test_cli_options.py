@@ -145,6 +145,12 @@ def test_a_solo_opening_is_kept_in_quotes(monkeypatch):
                     '"CUT_PEAT 0 0; COMMIT"']
 
 
+def test_a_signal_stops_a_command_with_128_plus_its_number():
+    from solver.search.solo import exit_status
+
+    assert (exit_status("SIGINT"), exit_status("SIGTERM")) == (130, 143)
+
+
 def test_one_output_check_names_the_file_and_takes_a_free_name(tmp_path):
     from solver.search import records
 

@@ -171,6 +171,12 @@ def node_tag(n: int) -> str:
     return str(n)
 
 
+def exit_status(signal_name: str) -> int:
+    """The exit status of a command a signal stopped: 128 + its number (130 for SIGINT, 143
+    for SIGTERM), as a shell reports it."""
+    return 128 + signal.Signals[signal_name].value
+
+
 class StopOnSignal:
     """While active, a first SIGINT/SIGTERM sets the stop flag (the search winds down); a
     second one aborts (SystemExit 128 + signal number)."""
@@ -194,7 +200,7 @@ class StopOnSignal:
         if self.signum is not None:
             sys.stderr.write(f"\n{signal.Signals(signum).name} again: aborted, nothing "
                              "written\n")
-            raise SystemExit(128 + signum)
+            raise SystemExit(exit_status(signal.Signals(signum).name))
         self.signum = signum
         sys.stderr.write(f"\n{self.name}: {self.stopping} (send it again to abort)\n")
 
