@@ -1,5 +1,6 @@
-"""The researcher's commands: `show`, `openings`, `analyse`, and the position options that
-`solo` shares (thin: parse, call solver/research, print/write)."""
+"""The researcher's commands: `show`, `openings`, `analyse`; the position that `solo` shares
+and the runner of a sweep's jobs that `solo --seeds` shares (thin: parse, call
+solver/research, print/write)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from cli.options import (
     beam_option,
     check_outputs,
     cluster_option,
-    echo_rounds,
     fail,
     failing,
     jobs_option,
@@ -48,26 +48,6 @@ def resolve_position(variant, from_file, at_round, prefix_moves, opening, comman
     except PositionError as e:
         click.echo(f"{command}: {e}", err=True)
         sys.exit(2)
-
-
-def nrpa_seed(variant, from_file, at_round, prefix_moves, opening, command: str = "solo"):
-    """The complete game of ``--from`` that seeds NRPA (a ``solo.SeedLine``) and the position
-    at the ``--at-round`` / ``--moves`` cut (None: the whole game is searched); exit 2 with one
-    message if the file cannot be read, is not a complete game of the variant or the cut is
-    wrong."""
-    from solver.research.positions import PositionError, complete_line
-    from solver.search.solo import SeedLine
-
-    try:
-        if opening is not None:
-            raise PositionError("give the position with --from FILE or with --opening, not both")
-        if at_round is not None and prefix_moves is not None:
-            raise PositionError("cut the prefix with --at-round or with --moves, not both")
-        full, cut = complete_line(variant, from_file, at_round, prefix_moves)
-    except PositionError as e:
-        fail(command, str(e))
-    score = int(full.state.score()[0].total)
-    return SeedLine(from_file, tuple(full.line), score, at_round), cut
 
 
 # ===== show =====================================================================================
@@ -349,61 +329,6 @@ def analyse(variant, top, seeds, beam, time_limit, workers, cluster, out, resume
                    f"{len(record['rows'])}")
     elif position.line[len(position.prefix):]:
         click.echo("the position's own line leaves the search policy's forced turns")
-
-
-# ===== solo --seeds =============================================================================
-
-def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, workers, cluster,
-               as_json: bool, quiet: bool = False) -> None:
-    """`solo --seeds`: the job with each seed on the backend; the best line is the record, the
-    spread is printed and kept in it (solver/research/solo_seeds.py)."""
-    import time as _time
-
-    from solver.research import solo_seeds as SS
-    from solver.search import records
-
-    with failing("ora-solve solo", records.OutputError):
-        output = SS.output(job, seeds, out, resume)
-    backend = make_backend("ora-solve solo", workers, cluster)  # before anything is written
-    run_dir = open_run_dir("ora-solve solo", backend,
-                           lambda: SS.run_dir(output, job, seeds, resume))
-    jobs = SS.make_jobs(job, seeds)
-    what = job.describe().replace(f", seed {job.seed}", "").replace("for the whole command",
-                                                                    "per seed")
-    click.echo(f"{what}; seeds {','.join(map(str, seeds))} ({len(jobs)} jobs, "
-               f"{backend.describe()}); record to {output.path}, finished seeds in "
-               f"{run_dir.path}/ (Ctrl-C keeps the seeds that finished)", err=True)
-    t0 = _time.perf_counter()
-    results, interrupted = run_jobs("ora-solve solo", SS.SEED_TASK, jobs, run_dir, backend,
-                                    desc="seeds", quiet=as_json or quiet, noun="seeds")
-    if not results:
-        stopped(f"\nora-solve solo: interrupted by {interrupted} before any seed finished; "
-                "nothing written", interrupted)
-    try:
-        record, path = SS.write(job, seeds, results, output, command,
-                                _time.perf_counter() - t0, interrupted)
-    except records.Unsaved as e:
-        unsaved("ora-solve solo", e, f"; the finished seeds are saved in {run_dir.path}/")
-    sweep = record["seed_sweep"]
-    if as_json:
-        click.echo(json.dumps(record))
-    else:
-        click.echo(f"\n{what}; seeds {','.join(map(str, seeds))}: best "
-                   f"{score_text(record['score'])} (seed {record['seed']}), "
-                   f"{sweep['wall_seconds']} s in all")
-        click.echo(SS.format_spread(sweep))
-        click.echo(f"best line (seed {record['seed']}):")
-        echo_rounds(record)
-        click.echo(f"record written to {path}")
-    bad = [f"seed {r['seed']}" for r in sweep["runs"] if not r["verified"]]
-    if bad:
-        click.echo(f"ora-solve solo: the lines of {', '.join(bad)} do not replay on the "
-                   "reference engine", err=True)
-        sys.exit(1)
-    if interrupted:
-        stopped(f"interrupted by {interrupted}: {len(sweep['runs'])} of {len(seeds)} seeds "
-                f"finished; the best of them was written to {path}; the same command with "
-                "--resume runs the rest", interrupted)
 
 
 def replay_sweep(file: str, as_json: bool) -> None:
