@@ -68,9 +68,9 @@ def variant_option(*, required: bool = False, default: str | None = None,
                         default=default, show_default=default is not None, help=help)
 
 
-def seed_option(help: str):
-    """Add --seed S (default 0); ``help`` says what the seed seeds."""
-    return click.option("--seed", type=int, default=0, show_default=True, help=help)
+def seed_option(help: str, *, default: int = 0):
+    """Add --seed S; ``help`` says what the seed seeds."""
+    return click.option("--seed", type=int, default=default, show_default=True, help=help)
 
 
 def beam_option(*, default: int | None = None, help: str):

@@ -1,4 +1,5 @@
-"""`ora-solve tune`: parse, check the output, run solver/search/tune.py, write the weights file."""
+"""`ora-solve tune`: parse, check the output, run solver/search/evaluation/tune.py, write the
+weights file."""
 
 from __future__ import annotations
 
@@ -20,20 +21,28 @@ from cli.options import (
     unsaved,
     variant_option,
 )
+from solver.search.evaluation.settings import METHODS, Settings
+
+DEFAULT = Settings(variant="")  # the tuner's defaults, written once (in Settings)
+
+
+def _seed_list(seeds: list[int]) -> str:
+    return ",".join(map(str, seeds))
 
 
 @click.command("tune")
 @variant_option(required=True)
-@click.option("--generations", type=click.IntRange(min=1), default=8, show_default=True,
-              help="Generations of the tuner.")
-@click.option("--population", type=click.IntRange(min=2), default=10, show_default=True,
+@click.option("--generations", type=click.IntRange(min=1), default=DEFAULT.generations,
+              show_default=True, help="Generations of the tuner.")
+@click.option("--population", type=click.IntRange(min=2), default=DEFAULT.population,
+              show_default=True,
               help="Candidates per generation (the mean and antithetic samples).")
-@click.option("--seeds", default="11,12,13", show_default=True,
+@click.option("--seeds", default=_seed_list(DEFAULT.seeds), show_default=True,
               help="Training seeds: every candidate is scored on all of them (paired).")
-@click.option("--holdout", default="21,22,23,24,25,26", show_default=True,
+@click.option("--holdout", default=_seed_list(DEFAULT.holdout), show_default=True,
               help="Held-out seeds, never used for selection: the tuned weights against the "
                    "hand-set portfolio at the same budget ('' for none).")
-@beam_option(default=20, help="Width of each candidate's single-weighting beam.")
+@beam_option(default=DEFAULT.beam, help="Width of each candidate's single-weighting beam.")
 @jobs_option
 @cluster_option
 @click.option("--start", "start_file", type=click.Path(dir_okay=False), default=None,
@@ -41,18 +50,20 @@ from cli.options import (
 @click.option("--start-best", is_flag=True, default=False,
               help="Start from the hand-set weighting that scores best on the training seeds "
                    "(each is scored there first).")
-@click.option("--method", type=click.Choice(("cem", "es")), default="cem", show_default=True,
+@click.option("--method", type=click.Choice(METHODS), default=DEFAULT.method,
+              show_default=True,
               help="cem: the cross-entropy method; es: a (1+lambda) evolution strategy around "
                    "the best candidate so far (for a good start, e.g. --start-best).")
-@click.option("--sigma-scale", type=click.FloatRange(min=0, max=4, min_open=True), default=1.0,
-              show_default=True, help="Multiply every initial step size (sigma) by this.")
+@click.option("--sigma-scale", type=click.FloatRange(min=0, max=4, min_open=True),
+              default=DEFAULT.sigma_scale, show_default=True,
+              help="Multiply every initial step size (sigma) by this.")
 @click.option("--compare", type=click.IntRange(min=1), default=None,
               help="Compare with only the first N hand-set weightings on the held-out seeds "
                    "(default: all; the weights count as beating the hand-set portfolio only "
                    "against all).")
 @out_option("Weights file to write, replaced if it exists (default: a free name "
             "results/weights/<variant>-beam<W>-seed<S>.json).")
-@seed_option("Seed of the tuner's sampling.")
+@seed_option("Seed of the tuner's sampling.", default=DEFAULT.seed)
 @quiet_option
 def tune(variant, generations, population, seeds, holdout, beam, workers, cluster, start_file,
          start_best, method, sigma_scale, compare, out, seed, quiet):
@@ -95,8 +106,8 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
         ("--variant", variant), ("--generations", generations), ("--population", population),
         ("--seeds", seeds), ("--holdout", holdout), ("--beam", beam), ("--seed", seed),
         ("--start", start_file), ("--start-best", start_best),
-        ("--method", None if method == "cem" else method),
-        ("--sigma-scale", None if sigma_scale == 1.0 else f"{sigma_scale:g}"),
+        ("--method", None if method == DEFAULT.method else method),
+        ("--sigma-scale", None if sigma_scale == DEFAULT.sigma_scale else f"{sigma_scale:g}"),
         ("--compare", compare), ("--out", out)], quote=True)
     backend = make_backend("ora-solve tune", workers, cluster)  # the one place the backend is made
     n_train = generations * population

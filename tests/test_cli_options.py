@@ -192,3 +192,15 @@ def test_variant_is_declared_once():
              for f in sorted(cli.glob("*.py"))}
     assert {k: v for k, v in found.items() if v} == {"options.py": 1}
 
+
+def test_the_tune_options_default_to_the_tuners_settings():
+    from solver.search.evaluation.settings import METHODS, Settings
+
+    default = Settings(variant="france")
+    params = {p.name: p for p in main.commands["tune"].params}
+    for name in ("generations", "population", "beam", "seed", "method", "sigma_scale",
+                 "compare", "start_best"):
+        assert params[name].default == getattr(default, name), name
+    assert params["seeds"].default == ",".join(map(str, default.seeds))
+    assert params["holdout"].default == ",".join(map(str, default.holdout))
+    assert tuple(params["method"].type.choices) == METHODS
