@@ -5,8 +5,10 @@ that commands declare with different defaults or meanings takes them as paramete
 ``variant_option(required=True)``, ``variant_option(default="ireland")``.
 
 Each loader turns an option's value into the object the search takes or exits 2 with one
-message naming the option (nothing has been written by then); :func:`unsaved` reports a
-file that could not be written after the work.
+message naming the option (nothing has been written by then). The exits every command
+shares: :func:`failing` (listed errors: one message, exit 2), :func:`check_outputs` (the one
+output-path check, before any work), :func:`stopped` (a signal: exit 128 + its number, 130
+or 143) and :func:`unsaved` (a file that could not be written after the work, exit 1).
 """
 
 from __future__ import annotations
