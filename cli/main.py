@@ -10,33 +10,21 @@ import time
 import click
 
 from cli.options import (
-    NodeCount,
-    cluster_option,
-    echo_rounds,
-    jobs_option,
-    load_weights,
-    parse_seeds,
+    VARIANTS,
+    json_option,
+    profile_option,
     quiet_option,
-    score_text,
-    unsaved,
-    weights_option,
+    seed_option,
+    variant_option,
 )
-from cli.research import (
-    nrpa_seed,
-    position_argv,
-    position_options,
-    register,
-    resolve_position,
-)
+from cli.bench import register as register_bench
+from cli.research import register as register_research
+
+# solo's defaults, read here by tests/test_search.py
+from cli.solo import MCTS_DEFAULT, NRPA_ITERATIONS, PLAYOUT_MAX  # noqa: F401
+from cli.solo import register as register_solo
 from cli.tune import register as register_tune
 
-VARIANTS = ("ireland", "france")
-PROFILES = ("rulebook",)
-profile_option = click.option("--profile", type=click.Choice(PROFILES), default="rulebook",
-                              show_default=True, help="Rule profile.")
-MCTS_DEFAULT = 16  # solver.search.mcts.DEFAULT_SIMULATIONS (kept here so --help loads no numba)
-PLAYOUT_MAX = 128  # solver.search.playouts.beam_playouts.MAX_WIDTH (likewise)
-NRPA_ITERATIONS = 100  # solver.search.nrpa.ITERATIONS (likewise; a test holds them equal)
 PERFT_MAX_DEPTH = 8  # the tree grows ~4-5x per ply: depth 7 takes ~8 s, depth 8 ~40 s
 
 
@@ -66,16 +54,11 @@ def main() -> None:
 
 
 @main.command()
-@click.option(
-    "--variant",
-    type=click.Choice(VARIANTS),
-    required=True,
-    help="Game variant.",
-)
+@variant_option(required=True)
 @click.option("--random", "random_play", is_flag=True, help="Play uniformly random legal actions.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-@profile_option
+@seed_option("Random seed.")
+@json_option()
+@profile_option()
 def play(variant: str, random_play: bool, seed: int, as_json: bool, profile: str) -> None:
     """Play one seeded solo game on the reference engine and print the final score."""
     if not random_play:
@@ -104,13 +87,7 @@ def play(variant: str, random_play: bool, seed: int, as_json: bool, profile: str
 
 
 @main.command("check-rules")
-@click.option(
-    "--variant",
-    type=click.Choice(VARIANTS + ("both",)),
-    default="both",
-    show_default=True,
-    help="Variant to check, or both.",
-)
+@variant_option(default="both", allow_both=True, help="Variant to check, or both.")
 @click.option(
     "--games",
     type=click.IntRange(min=1),
@@ -118,10 +95,8 @@ def play(variant: str, random_play: bool, seed: int, as_json: bool, profile: str
     show_default=True,
     help="Random games per variant.",
 )
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help="Seed of the first game (game i: S+i)."
-)
-@profile_option
+@seed_option("Seed of the first game (game i: S+i).")
+@profile_option()
 @quiet_option
 def check_rules(variant: str, games: int, seed: int, profile: str, quiet: bool) -> None:
     """Play seeded random solo games, checking the rules' invariants after every step."""
@@ -160,7 +135,7 @@ def check_rules(variant: str, games: int, seed: int, profile: str, quiet: bool) 
 
 
 @main.command()
-@click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
+@variant_option(required=True)
 @click.option(
     "--depth",
     type=click.IntRange(min=0, max=PERFT_MAX_DEPTH),
@@ -170,7 +145,7 @@ def check_rules(variant: str, games: int, seed: int, profile: str, quiet: bool) 
 @click.option(
     "--divide", "split", is_flag=True, help="Also print the count below each first action."
 )
-@profile_option
+@profile_option()
 def perft(variant: str, depth: int, split: bool, profile: str) -> None:
     """Count the legal-action tree below the initial solo position (perft)."""
     from solver.rules import new_initial_state
@@ -192,14 +167,9 @@ def perft(variant: str, depth: int, split: bool, profile: str) -> None:
 
 @main.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option(
-    "--profile",
-    type=click.Choice(("rulebook", "kennerspiel")),
-    default="rulebook",
-    show_default=True,
-    help="Rule profile (kennerspiel reproduces the engine that recorded the games).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@profile_option(("rulebook", "kennerspiel"), help="Rule profile (kennerspiel reproduces "
+                "the engine that recorded the games).")
+@json_option()
 def replay(file: str, profile: str, as_json: bool) -> None:
     """Replay a game record, a kennerspiel command list or an `ora-solve solo` result.
 
@@ -240,18 +210,6 @@ def replay(file: str, profile: str, as_json: bool) -> None:
                    f"{p['dwelling']:>9}")
 
 
-def _echo_solo(record: dict, path, as_json: bool) -> None:
-    """A written solo record on stdout: as JSON, or its score, its line and its path."""
-    if as_json:
-        click.echo(json.dumps(record))
-        return
-    click.echo(f"\n{record['variant']} solo, {record['algorithm']} {record['parameters']}, "
-               f"seed {record['seed']}: {score_text(record['score'])}, {record['nodes']} "
-               f"nodes, {record['wall_seconds']} s")
-    echo_rounds(record)
-    click.echo(f"record written to {path}")
-
-
 def _is_solo_record(file: str) -> bool:
     try:
         with open(file) as f:
@@ -284,156 +242,10 @@ def _replay_solo_record(file: str, as_json: bool) -> None:
 
 
 @main.command()
-@click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
-@click.option("--beam", "beam", type=click.IntRange(min=1), default=None,
-              help="Beam search of this fixed width (the same line every run).")
-@click.option("--mcts", "mcts", type=click.IntRange(min=1), default=None, is_flag=False,
-              flag_value=MCTS_DEFAULT,
-              help=f"MCTS over whole turns with this many simulations per turn (--mcts alone: "
-                   f"{MCTS_DEFAULT}).")
-@click.option("--playout-width", type=click.IntRange(1, PLAYOUT_MAX), default=None,
-              help="With --mcts: the playouts' beam width at the start of the game, growing as "
-                   "it shortens (default 9 in Ireland, 16 in France).")
-@click.option("--nrpa", "nrpa", type=click.IntRange(min=1), default=None,
-              help="NRPA over whole turns of this level.")
-@click.option("--iterations", type=click.IntRange(min=1), default=None,
-              help=f"NRPA iterations per level (default {NRPA_ITERATIONS}).")
-@click.option("--seed-line", type=click.Path(dir_okay=False), default=None, hidden=True,
-              help="The old spelling of --from with --nrpa.")
-@click.option("--from-round", type=click.IntRange(min=1), default=None, hidden=True,
-              help="The old spelling of --at-round with --nrpa.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Search seed.")
-@click.option("--seeds", default=None, metavar="A,B,C",
-              help="Search with each of these seeds (a sweep on --jobs workers or a --cluster): "
-                   "the best line is the record, every seed's score and the spread are in it.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="The whole command (compiling, search, verification, writing) ends within "
-                   "this many seconds, with the best line so far finished greedily (with "
-                   "--seeds: each seed's search). Default without --beam/--mcts: 600, the "
-                   "time-budgeted beam; with them: none.")
-@click.option("--nodes", "node_limit", type=NodeCount(), default=None,
-              help="The default beam schedule budgeted in children generated instead of "
-                   "seconds (e.g. 20M): the same line for the same seed on any machine. No "
-                   "time limit unless --time-limit is given too (then it only stops it).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Results record path, replaced if it exists (default: a free name in "
-                   "results/, e.g. results/<variant>-t600-seed<S>.json).")
-@click.option("--json", "as_json", is_flag=True, help="Print the results record as JSON.")
-@jobs_option
-@cluster_option
-@click.option("--resume", is_flag=True,
-              help="With --seeds: finish the sweep whose finished seeds are in the record's "
-                   ".jobs directory.")
-@weights_option
-@quiet_option
-@position_options(nrpa=True)
-def solo(variant: str, beam: int | None, mcts: int | None, playout_width: int | None,
-         nrpa: int | None,
-         iterations: int | None, seed_line: str | None, from_round: int | None, seed: int,
-         seeds: str | None, time_limit: float | None, node_limit: int | None, out: str | None,
-         as_json: bool, workers: int | None, cluster: str | None, resume: bool,
-         weights_file: str | None, quiet: bool, **where) -> None:
-    """Search for a high-scoring solo line and write a replayable results record.
-
-    Ctrl-C (SIGINT) or SIGTERM stops the search: the best line so far is finished, verified
-    and written with "interrupted": true, and the command exits 130 (SIGINT) or 143. With
-    --seeds, the seeds that finished make the record and --resume runs the rest. If the
-    record cannot be written when the search ends (a full disk), it goes to
-    $TMPDIR/ora-solve-<name>.json instead, or to stdout, and the command exits 1.
-    """
-    started = time.perf_counter()  # time limits count from here
-    if sum(x is not None for x in (beam, mcts, nrpa)) > 1:
-        raise click.UsageError("choose one search: --beam W, --mcts N or --nrpa LEVEL")
-    if node_limit is not None and any(x is not None for x in (beam, mcts, nrpa)):
-        raise click.UsageError("--nodes budgets the default beam schedule: not with --beam, "
-                               "--mcts or --nrpa")
-    if mcts is None and playout_width is not None:
-        raise click.UsageError("--playout-width is an option of --mcts")
-    if nrpa is None and (iterations is not None or seed_line is not None
-                         or from_round is not None):
-        raise click.UsageError("--iterations is an option of --nrpa (and so are --seed-line "
-                               "and --from-round, the old spellings of --from and --at-round)")
-    for old, new, key, value in (("--seed-line", "--from", "from_file", seed_line),
-                                 ("--from-round", "--at-round", "at_round", from_round)):
-        if value is not None:
-            if where[key] is not None:
-                raise click.UsageError(f"{old} is the old spelling of {new}: give one of them")
-            where[key] = value
-    seed_list = None
-    if seeds is not None:
-        if click.get_current_context().get_parameter_source("seed").name != "DEFAULT":
-            raise click.UsageError("give --seed S or --seeds A,B,C, not both")
-        seed_list = parse_seeds(seeds)
-    elif workers is not None or cluster is not None or resume:
-        raise click.UsageError("--jobs, --cluster and --resume are options of --seeds")
-    if mcts is not None and any(v is not None for v in where.values()):
-        raise click.UsageError("a search from a position (--from, --opening) needs the beam or "
-                               "NRPA, not --mcts")
-    seed_record = None
-    if nrpa is not None and where["from_file"] is not None:
-        seed_record, position = nrpa_seed(variant, **where)
-    else:
-        position = resolve_position(variant, command="solo", **where)
-    from solver.search import records
-    from solver.search.solo import DEFAULT_TIME_LIMIT, SoloJob, run_solo
-
-    weights = load_weights(weights_file, variant, "solo")
-    iterations = iterations or NRPA_ITERATIONS
-    if beam is None and mcts is None and nrpa is None and time_limit is None \
-            and node_limit is None:
-        time_limit = DEFAULT_TIME_LIMIT
-    job = SoloJob(variant=variant, seed=seed, width=beam, simulations=mcts,
-                  time_limit=time_limit, position=position, nrpa=nrpa, iterations=iterations,
-                  seed_line=seed_record, weights=weights, playout_width=playout_width,
-                  node_limit=node_limit)
-    argv = ["ora-solve", "solo", "--variant", variant]
-    if nrpa is not None:
-        argv += ["--nrpa", str(nrpa), "--iterations", str(iterations)]
-    elif mcts is not None:
-        argv += ["--mcts", str(mcts)]
-        if playout_width is not None:
-            argv += ["--playout-width", str(playout_width)]
-    elif beam is not None:
-        argv += ["--beam", str(beam)]
-    elif node_limit is not None:
-        argv += ["--nodes", str(node_limit)]
-    argv += ["--seeds", seeds] if seed_list is not None else ["--seed", str(seed)]
-    if time_limit is not None:
-        argv += ["--time-limit", f"{time_limit:g}"]
-    argv += position_argv(**where)
-    if weights_file is not None:
-        argv += ["--weights", weights_file]
-    if seed_list is not None:
-        from cli.research import solo_seeds
-
-        solo_seeds(job, seed_list, out=out, resume=resume, command=" ".join(argv),
-                   workers=workers, cluster=cluster, as_json=as_json, quiet=quiet)
-        return
-    try:
-        record, path = run_solo(job, out=out, command=" ".join(argv), quiet=as_json,
-                                started=started, bar=not (as_json or quiet))
-    except records.OutputError as e:
-        click.echo(f"ora-solve solo: {e}", err=True)
-        sys.exit(2)
-    except records.Unsaved as e:
-        if e.kept is not None:  # the line is safe in the fallback: shown as usual
-            _echo_solo(json.loads(e.text), e.kept, as_json)
-        unsaved("ora-solve solo", e)
-    _echo_solo(record, path, as_json)
-    if record["interrupted"]:
-        import signal
-
-        click.echo(f"interrupted by {record['signal']}: the search stopped early; its best "
-                   f"line ({record['score']['total']} points) was finished greedily, "
-                   f"verified and written to {path}", err=True)
-        sys.exit(128 + signal.Signals[record["signal"]].value)
-
-
-@main.command()
-@click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
+@variant_option(required=True)
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
               help="Number of seeded random games.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game.")
+@seed_option("Seed of the first game.")
 @quiet_option
 def selfcheck(variant: str, games: int, seed: int, quiet: bool) -> None:
     """Play random games in the fast and reference engines side by side, comparing every step."""
@@ -451,115 +263,9 @@ def selfcheck(variant: str, games: int, seed: int, quiet: bool) -> None:
     click.echo(f"selfcheck: {result.games} games, {result.steps} steps, 0 mismatches")
 
 
-@main.command()
-@click.option("--variant", type=click.Choice(VARIANTS), default="ireland", show_default=True,
-              help="Game variant.")
-@click.option("--games", type=click.IntRange(min=1), default=20000, show_default=True,
-              help="Fast-engine playouts to time.")
-@click.option("--reference-games", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Reference-engine playouts (the first of the same playouts).")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the first playout (with --search: the beam's seed).")
-@click.option("--search", "search", is_flag=True,
-              help="Bench the beam search instead: a fixed beam from fixed rounds of a "
-                   "committed line, its signature and where its expansion's time goes.")
-@click.option("--width", type=click.IntRange(min=1), default=100, show_default=True,
-              help="With --search: beam width.")
-@click.option("--layers", type=click.IntRange(min=1), default=4, show_default=True,
-              help="With --search: layers from each start position.")
-@click.option("--sample", type=click.IntRange(min=0), default=8, show_default=True,
-              help="With --search: parents of each round profiled component by component "
-                   "(0: no profile).")
-@click.option("--strength", is_flag=True,
-              help="Run the strength suite instead: fixed-width beams and the default "
-                   "schedule under a node budget on tuning seeds, both variants unless "
-                   "--variant is given; scores, plans and a signature.")
-@click.option("--seeds", "strength_seeds", default=None,
-              help="With --strength: tuning seeds, comma-separated (default 3,4,5,6; "
-                   "0-2 are reporting seeds and refused).")
-@click.option("--widths", default=None,
-              help="With --strength: fixed beam widths, comma-separated (default 1000; "
-                   "'' for none).")
-@click.option("--nodes", "strength_nodes", type=NodeCount(allow_zero=True), default=None,
-              help="With --strength: the default schedule's node budget (default 5M; "
-                   "0: not run).")
-@click.option("--out", "strength_out", type=click.Path(dir_okay=False), default=None,
-              help="With --strength: also write the result as JSON to this file.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.pass_context
-def bench(ctx, variant: str, games: int, reference_games: int, seed: int, search: bool,
-          width: int, layers: int, sample: int, strength: bool, strength_seeds: str | None,
-          widths: str | None, strength_nodes: int | None, strength_out: str | None,
-          as_json: bool) -> None:
-    """Random-playout speed of the fast engine vs the reference engine, in one run; with
-    --search, the speed of the beam search; with --strength, the search's strength."""
-    if not strength and any(x is not None for x in (strength_seeds, widths, strength_nodes,
-                                                    strength_out)):
-        raise click.UsageError("--seeds, --widths, --nodes and --out are options of "
-                               "--strength")
-    if strength:
-        _bench_strength(ctx, search, variant, strength_seeds, widths, strength_nodes, strength_out,
-                        as_json)
-        return
-    if search:
-        from solver.search.bench import speed as S
-
-        try:
-            r = S.run(variant, width=width, layers=layers, seed=seed, sample=sample)
-        except ValueError as e:
-            click.echo(f"bench: {e}", err=True)
-            sys.exit(2)
-        click.echo(json.dumps(r) if as_json else S.format_text(r))
-        return
-    from solver.fast import bench as B
-
-    r = B.run(variant, games, reference_games, seed)
-    if as_json:
-        click.echo(json.dumps(r))
-        return
-    for k, v in r.items():
-        click.echo(f"{k:<26}{v}")
-
-
-def _bench_strength(ctx, search, variant, seeds, widths, nodes, out, as_json) -> None:
-    """bench --strength: check every argument and the output path, then run the suite."""
-    from solver.search.bench import strength as S
-    from solver.search import records
-
-    if search:
-        raise click.UsageError("choose one of --search and --strength")
-    variants = S.VARIANTS if ctx.get_parameter_source("variant").name == "DEFAULT" \
-        else (variant,)
-    seed_list = parse_seeds(seeds) if seeds is not None else list(S.SEEDS)
-    width_list = S.WIDTHS if widths is None else \
-        parse_seeds(widths, "--widths", allow_empty=True)
-    if any(w < 1 for w in width_list):
-        raise click.BadParameter("widths are at least 1", param_hint="--widths")
-    nodes = S.NODES if nodes is None else nodes
-    try:
-        S.check_seeds(seed_list)
-        if not width_list and not nodes:
-            raise ValueError("nothing to run: give --widths or a positive --nodes")
-        if out is not None:
-            records.check_writable(out)
-    except (ValueError, records.OutputError) as e:
-        raise click.UsageError(str(e)) from None
-    echo = None if as_json else click.echo
-    r = S.run(variants, seed_list, width_list, nodes, progress=echo)
-    if out is not None:
-        r["command"] = " ".join(
-            ["ora-solve", "bench", "--strength", "--seeds", ",".join(map(str, seed_list)),
-             "--widths", ",".join(map(str, width_list)) or "''", "--nodes", str(nodes)]
-            + (["--variant", variant] if len(variants) == 1 else []) + ["--out", out])
-        r["commit"] = records.git_commit()
-        try:
-            records.write_record(r, out, replace=True, what="the result")
-        except records.Unsaved as e:
-            unsaved("bench", e)
-    click.echo(json.dumps(r) if as_json else "\n" + S.format_text(r))
-
-
-register(main)
+register_research(main)
+register_bench(main)
+register_solo(main)
 register_tune(main)
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""The researcher's commands: `show`, `openings`, `analyse`, and the position options that
-`solo` shares (thin: parse, call solver/research, print/write)."""
+"""The researcher's commands: `show`, `openings`, `analyse`; the position that `solo` shares
+and the runner of a sweep's jobs that `solo --seeds` shares (thin: parse, call
+solver/research, print/write)."""
 
 from __future__ import annotations
 
@@ -10,45 +11,28 @@ from pathlib import Path
 import click
 
 from cli.options import (
-    fail,
+    beam_option,
+    check_outputs,
     cluster_option,
-    echo_rounds,
+    fail,
+    failing,
     jobs_option,
     load_weights,
     make_backend,
+    out_option,
     parse_seeds,
+    position_options,
+    position_words,
     quiet_option,
     score_text,
+    stopped,
+    time_limit_option,
     unsaved,
+    variant_option,
     weights_option,
 )
 
-VARIANTS = ("ireland", "france")
-
-
 # ===== positions ================================================================================
-
-def position_options(f=None, *, nrpa: bool = False):
-    """Add --from / --at-round / --moves / --opening (a position to search from) to a command
-    (``nrpa``: the command's --nrpa reads --from as a seed line; the help says so)."""
-    if f is None:
-        return lambda g: position_options(g, nrpa=nrpa)
-    seeding = (" With --nrpa: the line must be a complete game; it seeds the search (its "
-               "best sequence and policy), and --at-round / --moves keep its start fixed."
-               if nrpa else "")
-    f = click.option("--opening", default=None, metavar='"CMD; CMD; ..."',
-                     help="Start after these kennerspiel moves (one turn ends with COMMIT).")(f)
-    f = click.option("--moves", "prefix_moves", type=click.IntRange(min=0), default=None,
-                     help="Cut the --from line after this many moves (actions of a results "
-                          "record, moves of a move list).")(f)
-    f = click.option("--at-round", type=click.IntRange(min=1), default=None,
-                     help="Cut the --from line at the first turn of this round.")(f)
-    f = click.option("--from", "from_file", type=click.Path(dir_okay=False), default=None,
-                     help="Start from a line: a results record, a solo game record (corpus "
-                          "schema) or a kennerspiel move list, one command per line."
-                          + seeding)(f)
-    return f
-
 
 def resolve_position(variant, from_file, at_round, prefix_moves, opening, command: str,
                      required: bool = False):
@@ -64,49 +48,6 @@ def resolve_position(variant, from_file, at_round, prefix_moves, opening, comman
     except PositionError as e:
         click.echo(f"{command}: {e}", err=True)
         sys.exit(2)
-
-
-def nrpa_seed(variant, from_file, at_round, prefix_moves, opening, command: str = "solo"):
-    """The complete game of ``--from`` that seeds NRPA (a ``solo.SeedLine``) and the position
-    at the ``--at-round`` / ``--moves`` cut (None: the whole game is searched); exit 2 with one
-    message if the file cannot be read, is not a complete game of the variant or the cut is
-    wrong."""
-    from solver.research.positions import PositionError, complete_line
-    from solver.search.solo import SeedLine
-
-    try:
-        if opening is not None:
-            raise PositionError("give the position with --from FILE or with --opening, not both")
-        if at_round is not None and prefix_moves is not None:
-            raise PositionError("cut the prefix with --at-round or with --moves, not both")
-        full, cut = complete_line(variant, from_file, at_round, prefix_moves)
-    except PositionError as e:
-        fail(command, str(e))
-    score = int(full.state.score()[0].total)
-    return SeedLine(from_file, tuple(full.line), score, at_round), cut
-
-
-def position_argv(from_file, at_round, prefix_moves, opening) -> list[str]:
-    """The position options as command-line words (for the record's command)."""
-    out = []
-    if from_file is not None:
-        out += ["--from", from_file]
-    if at_round is not None:
-        out += ["--at-round", str(at_round)]
-    if prefix_moves is not None:
-        out += ["--moves", str(prefix_moves)]
-    if opening is not None:
-        out += ["--opening", json.dumps(opening)]
-    return out
-
-
-def _check_outputs(command: str, paths) -> None:
-    from solver.research.draw import check_writable
-
-    try:
-        check_writable(list(paths))
-    except OSError as e:
-        fail(command, str(e))
 
 
 # ===== show =====================================================================================
@@ -125,16 +66,12 @@ def show(record: str, at_round: int | None, png: str | None, svg: str | None) ->
     from solver.research.positions import PositionError, from_line
     from solver.search import records
 
-    try:
+    with failing("show", records.RecordError):
         data = records.load_record(record)
-    except records.RecordError as e:
-        fail("show", str(e))
-    _check_outputs("show", (png, svg))
-    try:
+    check_outputs("show", png, svg)
+    with failing("show", PositionError):
         pos = from_line(data["variant"], data["line"], at_round, None,
                         source=record + (f" at round {at_round}" if at_round else ""))
-    except PositionError as e:
-        fail("show", str(e))
     parts = S.rounds(data["variant"], data["line"])
     click.echo(f"{record}: {data['variant']}, {len(data['line'])} actions, "
                f"{score_text(data['score'])}")
@@ -176,16 +113,13 @@ def sweep_options(f):
     """The budget, seeds, parallelism and output options every sweep shares."""
     f = click.option("--resume", is_flag=True,
                      help="Finish the sweep whose finished jobs are in OUT's .jobs directory.")(f)
-    f = click.option("--out", type=click.Path(dir_okay=False), default=None,
-                     help="JSON record path (default under results/sweeps/); the CSV, PNG and "
-                          "SVG are written beside it, the finished jobs in <OUT stem>.jobs/.")(f)
+    f = out_option("JSON record path (default under results/sweeps/); the CSV, PNG and SVG "
+                   "are written beside it, the finished jobs in <OUT stem>.jobs/.")(f)
     f = quiet_option(f)
     f = cluster_option(f)
     f = jobs_option(f)
-    f = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
-                     help="Seconds per job (tables then depend on machine load).")(f)
-    f = click.option("--beam", "width", type=click.IntRange(min=1), default=100,
-                     show_default=True, help="Beam width of every job.")(f)
+    f = time_limit_option("Seconds per job (tables then depend on machine load).")(f)
+    f = beam_option(default=100, help="Beam width of every job.")(f)
     f = click.option("--seeds", default="0,1,2", show_default=True,
                      help="Comma-separated search seeds; every candidate gets the same seeds.")(f)
     return weights_option(f)
@@ -198,12 +132,24 @@ def saved_jobs(run_dir, jobs) -> str:
     return f"{n} of {len(jobs)} jobs saved in {run_dir.path}/"
 
 
-def run_jobs(kind: str, task, jobs, run_dir, backend, quiet: bool = False) -> dict:
-    """Run a sweep's jobs on a backend (closed after). Stopped by Ctrl-C or SIGTERM, say
-    where it stands and exit 130 or 143; a job that cannot be saved (a full disk) stops it
-    at once, exit 1; a cluster failure, exit 2. The finished jobs stay saved in every case."""
-    import signal
+def open_run_dir(command: str, backend, make):
+    """``make()``, the directory of a sweep's finished jobs; exit 2 with one message (the
+    backend closed) if it cannot be used: another sweep's, or --resume not given."""
+    from solver.research import rundir as R
 
+    try:
+        return make()
+    except R.SweepError as e:
+        backend.close()
+        fail(command, str(e))
+
+
+def run_jobs(command: str, task, jobs, run_dir, backend, *, desc: str, quiet: bool = False,
+             noun: str = "jobs") -> tuple[dict, str | None]:
+    """Run a sweep's jobs on a backend (closed after): the results by key, and the signal
+    (Ctrl-C or SIGTERM) that stopped it if one did (the results are then the finished jobs).
+    A job that cannot be saved (a full disk) stops it at once, exit 1; a cluster failure,
+    exit 2. The finished jobs stay saved in every case (``noun``: what the jobs are)."""
     from solver import jobs as J
     from solver.research import rundir as R
     from solver.search import records
@@ -212,17 +158,16 @@ def run_jobs(kind: str, task, jobs, run_dir, backend, quiet: bool = False) -> di
         try:
             with backend:
                 return R.run_sweep(task, jobs, run_dir, backend, progress=not quiet,
-                                   desc=kind)
+                                   desc=desc), None
         except KeyboardInterrupt:
-            click.echo(f"\nstopped: {saved_jobs(run_dir, jobs)}; run the same command with "
-                       "--resume for the rest", err=True)
-            sys.exit(128 + signal.Signals[stopper.name].value)
+            keys = {j.key for j in jobs}
+            return {k: v for k, v in run_dir.finished().items() if k in keys}, stopper.name
         except records.Unsaved as e:
-            unsaved(kind, e, f"; stopped: {saved_jobs(run_dir, jobs)}; free some space and "
-                             "run the same command with --resume for the rest")
+            unsaved(command, e, f"; stopped: {saved_jobs(run_dir, jobs)}; free some space and "
+                                "run the same command with --resume for the rest")
         except J.BackendError as e:
-            fail(kind, f"{e}; the {len(run_dir.finished())} finished jobs are saved in "
-                        f"{run_dir.path}/ (--resume finishes the rest)")
+            fail(command, f"{e}; the {len(run_dir.finished())} finished {noun} are saved in "
+                          f"{run_dir.path}/ (--resume runs the rest)")
 
 
 def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, workers, cluster,
@@ -236,25 +181,26 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
     from solver.search import records
 
     if not out.startswith("results/sweeps/"):
-        _check_outputs(kind, SW.output_paths(out))
+        check_outputs(kind, *SW.output_paths(out))
     jobs = SW.make_jobs(position, candidates, seeds, width, time_limit, weights)
     backend = make_backend(kind, workers, cluster)  # before anything is written
     if out.startswith("results/sweeps/"):
         Path("results/sweeps").mkdir(parents=True, exist_ok=True)
-        _check_outputs(kind, SW.output_paths(out))
-    try:
-        run_dir = R.RunDir(SW.run_dir_of(out), SW.manifest(kind, position, candidates, seeds,
-                                                            width, time_limit, weights), resume)
-    except R.SweepError as e:
-        backend.close()
-        fail(kind, str(e))
+        check_outputs(kind, *SW.output_paths(out))
+    run_dir = open_run_dir(kind, backend, lambda: R.RunDir(
+        SW.run_dir_of(out), SW.manifest(kind, position, candidates, seeds, width, time_limit,
+                                        weights), resume))
     click.echo(f"{kind}: {len(candidates)} candidates x {len(seeds)} seeds = {len(jobs)} jobs, "
                f"beam {width}" + (f", {time_limit:g} s per job" if time_limit else "")
                + f", {backend.describe()}; finished jobs in {run_dir.path}/", err=True)
     t0 = _time.perf_counter()
     keys = {j.key for j in jobs}
     before = len([k for k in run_dir.finished() if k in keys])
-    results = run_jobs(kind, SW.SEARCH, jobs, run_dir, backend, quiet)
+    results, signal_name = run_jobs(kind, SW.SEARCH, jobs, run_dir, backend, desc=kind,
+                                    quiet=quiet)
+    if signal_name is not None:
+        stopped(f"\nstopped: {saved_jobs(run_dir, jobs)}; run the same command with --resume "
+                "for the rest", signal_name)
     seconds = _time.perf_counter() - t0
     rows = SW.table_rows(candidates, results, seeds, rank_by)
     record = SW.make_record(kind=kind, command=command, position=position, seeds=seeds,
@@ -288,29 +234,20 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
     return record
 
 
-def _command(name: str, args: dict) -> str:
-    words = ["ora-solve", name]
-    for k, v in args.items():
-        if v is None or v is False:
-            continue
-        flag = "--" + k.replace("_", "-")
-        words += [flag] if v is True else [flag, str(v)]
-    return " ".join(words)
-
-
 @click.command("openings")
-@click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
+@variant_option(required=True)
 @click.option("--turns", type=click.IntRange(min=1, max=4), default=None,
               help="Sweep every distinct opening of this many turns (the beam's unit).")
 @click.option("--file", "openings_file", type=click.Path(dir_okay=False), default=None,
               help="Sweep these openings instead: one per line, kennerspiel moves separated "
                    "by ';'.")
 @sweep_options
-def openings(variant, turns, openings_file, seeds, width, time_limit, workers, cluster, out,
+def openings(variant, turns, openings_file, seeds, beam, time_limit, workers, cluster, out,
              resume, weights_file, quiet):
     """Compare openings under one budget and paired seeds: a ranked table, JSON, CSV, chart."""
     from solver.research import positions as P
     from solver.research import sweep as SW
+    from solver.search import records
 
     seed_list = parse_seeds(seeds)
     weights = load_weights(weights_file, variant, "openings")
@@ -338,26 +275,27 @@ def openings(variant, turns, openings_file, seeds, width, time_limit, workers, c
         candidates = SW.openings(base, turns)
         what = f"the {len(candidates)} distinct openings of {turns} turns"
     out = out or (f"results/sweeps/openings-{variant}-{'t' + str(turns) if turns else 'file'}"
-                  f"-beam{width}.json")
-    command = _command("openings", {"variant": variant, "turns": turns, "file": openings_file,
-                                    "seeds": seeds, "beam": width, "time_limit": time_limit,
-                                    "weights": weights_file, "out": out})
-    title = (f"{variant}: {what}, beam {width}, seeds {seeds} (ranked by mean)")
-    _run_sweep("openings", base, candidates, seed_list, width, time_limit, workers, cluster,
+                  f"-beam{beam}.json")
+    command = records.command_line("openings", [
+        ("--variant", variant), ("--turns", turns), ("--file", openings_file),
+        ("--seeds", seeds), ("--beam", beam), ("--time-limit", time_limit),
+        ("--weights", weights_file), ("--out", out)])
+    title = (f"{variant}: {what}, beam {beam}, seeds {seeds} (ranked by mean)")
+    _run_sweep("openings", base, candidates, seed_list, beam, time_limit, workers, cluster,
                out, resume, command, "mean", None, title, weights, quiet)
 
 
 @click.command("analyse")
-@click.option("--variant", type=click.Choice(VARIANTS), default=None,
-              help="Game variant (taken from a record given with --from).")
+@variant_option(help="Game variant (taken from a record given with --from).")
 @position_options
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Rows of the table to print (every turn is searched and ranked).")
 @sweep_options
-def analyse(variant, top, seeds, width, time_limit, workers, cluster, out, resume,
+def analyse(variant, top, seeds, beam, time_limit, workers, cluster, out, resume,
             weights_file, quiet, **where):
     """Every distinct next turn of a position, searched with one budget and paired seeds."""
     from solver.research import sweep as SW
+    from solver.search import records
 
     seed_list = parse_seeds(seeds)
     position = resolve_position(variant, command="analyse", required=True, **where)
@@ -376,16 +314,14 @@ def analyse(variant, top, seeds, width, time_limit, workers, cluster, out, resum
     click.echo(f"position: {position.source}, round {position.round}, "
                f"{len(position.prefix)} actions", err=True)
     out = out or (f"results/sweeps/analyse-{position.variant}-a{len(position.prefix)}-"
-                  f"beam{width}.json")
-    command = _command("analyse", {"variant": variant} | {
-        k: v for k, v in zip(("from", "at_round", "moves", "opening"),
-                             (where["from_file"], where["at_round"], where["prefix_moves"],
-                              where["opening"]))} | {"top": top, "seeds": seeds,
-                                                     "beam": width, "time_limit": time_limit,
-                                                     "weights": weights_file, "out": out})
+                  f"beam{beam}.json")
+    command = records.command_line("analyse", [
+        ("--variant", variant), *position_words(**where, quote_opening=False), ("--top", top),
+        ("--seeds", seeds), ("--beam", beam), ("--time-limit", time_limit),
+        ("--weights", weights_file), ("--out", out)])
     title = (f"{position.variant}: the {len(candidates)} next turns at round {position.round} "
-             f"({position.source}), beam {width}, seeds {seeds} (ranked by best)")
-    record = _run_sweep("analyse", position, candidates, seed_list, width, time_limit, workers,
+             f"({position.source}), beam {beam}, seeds {seeds} (ranked by best)")
+    record = _run_sweep("analyse", position, candidates, seed_list, beam, time_limit, workers,
                         cluster, out, resume, command, "best", top, title, weights, quiet)
     mark = [r for r in record["rows"] if r["recorded"]]
     if mark:
@@ -393,88 +329,6 @@ def analyse(variant, top, seeds, width, time_limit, workers, cluster, out, resum
                    f"{len(record['rows'])}")
     elif position.line[len(position.prefix):]:
         click.echo("the position's own line leaves the search policy's forced turns")
-
-
-# ===== solo --seeds =============================================================================
-
-def solo_seeds(job, seeds: list[int], *, out, resume: bool, command: str, workers, cluster,
-               as_json: bool, quiet: bool = False) -> None:
-    """`solo --seeds`: the job with each seed on the backend; the best line is the record, the
-    spread is printed and kept in it (solver/research/solo_seeds.py)."""
-    import signal
-    import time as _time
-
-    from solver import jobs as J
-    from solver.research import rundir as R
-    from solver.research import solo_seeds as SS
-    from solver.search import records
-
-    try:
-        output = SS.output(job, seeds, out, resume)
-    except records.OutputError as e:
-        fail("ora-solve solo", str(e))
-    backend = make_backend("ora-solve solo", workers, cluster)  # before anything is written
-    try:
-        run_dir = SS.run_dir(output, job, seeds, resume)
-    except R.SweepError as e:
-        backend.close()
-        fail("ora-solve solo", str(e))
-    jobs = SS.make_jobs(job, seeds)
-    what = job.describe().replace(f", seed {job.seed}", "").replace("for the whole command",
-                                                                    "per seed")
-    click.echo(f"{what}; seeds {','.join(map(str, seeds))} ({len(jobs)} jobs, "
-               f"{backend.describe()}); record to {output.path}, finished seeds in "
-               f"{run_dir.path}/ (Ctrl-C keeps the seeds that finished)", err=True)
-    t0 = _time.perf_counter()
-    interrupted = None
-    with R.SignalsStop() as stopper:
-        try:
-            with backend:
-                results = R.run_sweep(SS.SEED_TASK, jobs, run_dir, backend, desc="seeds",
-                                      progress=not (as_json or quiet))
-        except KeyboardInterrupt:
-            interrupted = stopper.name
-            results = {k: v for k, v in run_dir.finished().items()
-                       if k in {j.key for j in jobs}}
-        except records.Unsaved as e:
-            unsaved("ora-solve solo", e, f"; stopped: {saved_jobs(run_dir, jobs)}; free some "
-                                         "space and run the same command with --resume for "
-                                         "the rest")
-        except J.BackendError as e:
-            fail("ora-solve solo", f"{e}; the {len(run_dir.finished())} finished seeds are "
-                                    f"saved in {run_dir.path}/ (--resume runs the rest)")
-    if not results:
-        click.echo(f"\nora-solve solo: interrupted by {interrupted} before any seed finished; "
-                   "nothing written", err=True)
-        sys.exit(128 + signal.Signals[interrupted].value)
-    try:
-        record, path = SS.write(job, seeds, results, output, command,
-                                _time.perf_counter() - t0, interrupted)
-    except records.OutputError as e:
-        fail("ora-solve solo", str(e))
-    except records.Unsaved as e:
-        unsaved("ora-solve solo", e, f"; the finished seeds are saved in {run_dir.path}/")
-    sweep = record["seed_sweep"]
-    if as_json:
-        click.echo(json.dumps(record))
-    else:
-        click.echo(f"\n{what}; seeds {','.join(map(str, seeds))}: best "
-                   f"{score_text(record['score'])} (seed {record['seed']}), "
-                   f"{sweep['wall_seconds']} s in all")
-        click.echo(SS.format_spread(sweep))
-        click.echo(f"best line (seed {record['seed']}):")
-        echo_rounds(record)
-        click.echo(f"record written to {path}")
-    bad = [f"seed {r['seed']}" for r in sweep["runs"] if not r["verified"]]
-    if bad:
-        click.echo(f"ora-solve solo: the lines of {', '.join(bad)} do not replay on the "
-                   "reference engine", err=True)
-        sys.exit(1)
-    if interrupted:
-        click.echo(f"interrupted by {interrupted}: {len(sweep['runs'])} of {len(seeds)} seeds "
-                   f"finished; the best of them was written to {path}; the same command with "
-                   "--resume runs the rest", err=True)
-        sys.exit(128 + signal.Signals[interrupted].value)
 
 
 def replay_sweep(file: str, as_json: bool) -> None:

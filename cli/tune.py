@@ -1,39 +1,48 @@
-"""`ora-solve tune`: parse, check the output, run solver/search/tune.py, write the weights file."""
+"""`ora-solve tune`: parse, check the output, run solver/search/evaluation/tune.py, write the
+weights file."""
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 
 import click
 
 from cli.options import (
-    fail,
+    beam_option,
     cluster_option,
+    failing,
     jobs_option,
     make_backend,
+    out_option,
     parse_seeds,
     quiet_option,
+    seed_option,
+    stopped,
     unsaved,
+    variant_option,
 )
+from solver.search.evaluation.settings import METHODS, Settings
 
-VARIANTS = ("ireland", "france")
+DEFAULT = Settings(variant="")  # the tuner's defaults, written once (in Settings)
+
+
+def _seed_list(seeds: list[int]) -> str:
+    return ",".join(map(str, seeds))
 
 
 @click.command("tune")
-@click.option("--variant", type=click.Choice(VARIANTS), required=True, help="Game variant.")
-@click.option("--generations", type=click.IntRange(min=1), default=8, show_default=True,
-              help="Generations of the tuner.")
-@click.option("--population", type=click.IntRange(min=2), default=10, show_default=True,
+@variant_option(required=True)
+@click.option("--generations", type=click.IntRange(min=1), default=DEFAULT.generations,
+              show_default=True, help="Generations of the tuner.")
+@click.option("--population", type=click.IntRange(min=2), default=DEFAULT.population,
+              show_default=True,
               help="Candidates per generation (the mean and antithetic samples).")
-@click.option("--seeds", default="11,12,13", show_default=True,
+@click.option("--seeds", default=_seed_list(DEFAULT.seeds), show_default=True,
               help="Training seeds: every candidate is scored on all of them (paired).")
-@click.option("--holdout", default="21,22,23,24,25,26", show_default=True,
+@click.option("--holdout", default=_seed_list(DEFAULT.holdout), show_default=True,
               help="Held-out seeds, never used for selection: the tuned weights against the "
                    "hand-set portfolio at the same budget ('' for none).")
-@click.option("--beam", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Width of each candidate's single-weighting beam.")
+@beam_option(default=DEFAULT.beam, help="Width of each candidate's single-weighting beam.")
 @jobs_option
 @cluster_option
 @click.option("--start", "start_file", type=click.Path(dir_okay=False), default=None,
@@ -41,20 +50,20 @@ VARIANTS = ("ireland", "france")
 @click.option("--start-best", is_flag=True, default=False,
               help="Start from the hand-set weighting that scores best on the training seeds "
                    "(each is scored there first).")
-@click.option("--method", type=click.Choice(("cem", "es")), default="cem", show_default=True,
+@click.option("--method", type=click.Choice(METHODS), default=DEFAULT.method,
+              show_default=True,
               help="cem: the cross-entropy method; es: a (1+lambda) evolution strategy around "
                    "the best candidate so far (for a good start, e.g. --start-best).")
-@click.option("--sigma-scale", type=click.FloatRange(min=0, max=4, min_open=True), default=1.0,
-              show_default=True, help="Multiply every initial step size (sigma) by this.")
+@click.option("--sigma-scale", type=click.FloatRange(min=0, max=4, min_open=True),
+              default=DEFAULT.sigma_scale, show_default=True,
+              help="Multiply every initial step size (sigma) by this.")
 @click.option("--compare", type=click.IntRange(min=1), default=None,
               help="Compare with only the first N hand-set weightings on the held-out seeds "
                    "(default: all; the weights count as beating the hand-set portfolio only "
                    "against all).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Weights file to write, replaced if it exists (default: a free name "
-                   "results/weights/<variant>-beam<W>-seed<S>.json).")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the tuner's sampling.")
+@out_option("Weights file to write, replaced if it exists (default: a free name "
+            "results/weights/<variant>-beam<W>-seed<S>.json).")
+@seed_option("Seed of the tuner's sampling.", default=DEFAULT.seed)
 @quiet_option
 def tune(variant, generations, population, seeds, holdout, beam, workers, cluster, start_file,
          start_best, method, sigma_scale, compare, out, seed, quiet):
@@ -88,47 +97,24 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
         raise click.UsageError(str(e)) from None
     start = np.asarray(PORTFOLIO[0], dtype=np.float64)
     if start_file is not None:
-        try:
+        with failing("ora-solve tune", WF.WeightsError):
             start = WF.load(start_file, variant).values
-        except WF.WeightsError as e:
-            fail("ora-solve tune", str(e))
-    # the output, checked before any work
-    try:
-        if out is not None:
-            path, explicit = Path(out), True
-            records.check_writable(path)
-        else:
-            folder = Path("results/weights")
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-            except OSError as e:
-                raise records.OutputError(f"cannot create {folder}/: {e.strerror}") from None
-            path, explicit = records.free_path(folder / f"{variant}-beam{beam}-seed{seed}.json"), \
-                False
-            records.check_writable(path)
-    except records.OutputError as e:
-        fail("ora-solve tune", str(e).replace("the record", "the weights file"))
-    argv = ["ora-solve", "tune", "--variant", variant, "--generations", str(generations),
-            "--population", str(population), "--seeds", seeds, "--holdout", holdout,
-            "--beam", str(beam), "--seed", str(seed)]
-    if start_file is not None:
-        argv += ["--start", start_file]
-    if start_best:
-        argv += ["--start-best"]
-    if method != "cem":
-        argv += ["--method", method]
-    if sigma_scale != 1.0:
-        argv += ["--sigma-scale", f"{sigma_scale:g}"]
-    if compare is not None:
-        argv += ["--compare", str(compare)]
-    if out is not None:
-        argv += ["--out", out]
+    default = Path(f"results/weights/{variant}-beam{beam}-seed{seed}.json")
+    with failing("ora-solve tune", records.OutputError):  # before any work
+        output = records.output(out, default, what="the weights file")
+    command = records.command_line("tune", [
+        ("--variant", variant), ("--generations", generations), ("--population", population),
+        ("--seeds", seeds), ("--holdout", holdout), ("--beam", beam), ("--seed", seed),
+        ("--start", start_file), ("--start-best", start_best),
+        ("--method", None if method == DEFAULT.method else method),
+        ("--sigma-scale", None if sigma_scale == DEFAULT.sigma_scale else f"{sigma_scale:g}"),
+        ("--compare", compare), ("--out", out)], quote=True)
     backend = make_backend("ora-solve tune", workers, cluster)  # the one place the backend is made
     n_train = generations * population
     n_hold = (1 + min(compare or len(PORTFOLIO), len(PORTFOLIO))) * len(settings.holdout)
     click.echo(f"tune {variant}: {generations} generations x {population} candidates x "
                f"{len(settings.seeds)} training seeds, beam {beam}; then "
-               f"{n_hold} held-out beams; {backend.describe()}; weights to {path} "
+               f"{n_hold} held-out beams; {backend.describe()}; weights to {output.path} "
                "(Ctrl-C stops and keeps the best so far)", err=True)
     from solver.search.progress import bar
 
@@ -166,30 +152,27 @@ def tune(variant, generations, population, seeds, holdout, beam, workers, cluste
                 b.close()
         signal_name = stop.name
     if tuner.best is None:
-        click.echo("ora-solve tune: stopped before any candidate was scored: nothing written",
-                   err=True)
-        sys.exit(130 if signal_name in (None, "SIGINT") else 143)
-    tuning = {"command": " ".join(shlex.quote(a) for a in argv),
+        stopped("ora-solve tune: stopped before any candidate was scored: nothing written",
+                signal_name or "SIGINT")
+    tuning = {"command": command,
               "commit": records.git_commit(Path(T.__file__).resolve().parent),
               "versions": records.versions(), "start_file": start_file} | tuning
     if signal_name is not None:
         tuning["interrupted"], tuning["signal"] = True, signal_name
     data = WF.make_file(variant, tuner.best.w, tuning)
     try:
-        written = records.write_record(data, path, replace=explicit, what="the weights file")
+        written = records.write_record(data, output.path, replace=output.explicit,
+                                       what="the weights file")
     except records.Unsaved as e:
         if e.kept is not None:
             _summary(tuning, e.kept)
         unsaved("ora-solve tune", e)
     _summary(tuning, written)
     if signal_name is not None:
-        import signal
-
-        click.echo(f"stopped by {signal_name}: {_where(tuning)}; the best weights so far "
-                   f"(mean {tuning['best_training']['mean']} on the training seeds) were "
-                   f"written to {written}; tune has no --resume: --start {written} tunes on "
-                   "from them", err=True)
-        sys.exit(128 + signal.Signals[signal_name].value)
+        stopped(f"stopped by {signal_name}: {_where(tuning)}; the best weights so far (mean "
+                f"{tuning['best_training']['mean']} on the training seeds) were written to "
+                f"{written}; tune has no --resume: --start {written} tunes on from them",
+                signal_name)
 
 
 def _where(t: dict) -> str:

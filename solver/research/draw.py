@@ -4,7 +4,6 @@ the game (`ora-solve show`), and a sweep's scores with their intervals (`opening
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 
 from solver.rules.cards import BUILDINGS, SETTLEMENTS
 from solver.rules.game import State
@@ -197,20 +196,3 @@ def _tick_label(row: dict, width: int = 80) -> str:
         return head + text
     turns = text.split(" | ")
     return "\n".join(_short((head if i == 0 else "") + t, width) for i, t in enumerate(turns))
-
-
-def check_writable(paths: list[str | None]) -> None:
-    """OSError naming the first output path whose directory does not exist or is not
-    writable (checked before anything is searched or drawn)."""
-    import os
-
-    for p in paths:
-        if p is None:
-            continue
-        d = Path(p).resolve().parent
-        if not d.is_dir():
-            raise OSError(f"cannot write {p}: directory {d} does not exist")
-        if not os.access(d, os.W_OK):
-            raise OSError(f"cannot write {p}: directory {d} is not writable")
-        if Path(p).is_dir():
-            raise OSError(f"cannot write {p}: it is a directory")

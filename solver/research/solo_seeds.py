@@ -20,7 +20,7 @@ from types import SimpleNamespace
 
 from solver.jobs import Job, Task
 from solver.search import records
-from solver.search.solo import RESULTS, Output, SeedLine, SoloJob, run_search, write_result
+from solver.search.solo import RESULTS, SeedLine, SoloJob, run_search, write_result
 
 from . import stats
 from .rundir import RunDir
@@ -105,23 +105,13 @@ def seed_tag(seeds: list[int]) -> str:
     return "seeds" + "-".join(str(s) for s in seeds)
 
 
-def output(job: SoloJob, seeds: list[int], out: str | None, resume: bool) -> Output:
+def output(job: SoloJob, seeds: list[int], out: str | None, resume: bool) -> records.Output:
     """Where the record goes, checked before anything runs (records.OutputError if it
     cannot be written): ``out``; else results/<name>, the first free name unless resuming."""
-    if out is not None:
-        records.check_writable(out)
-        return Output(Path(out), True)
-    try:
-        RESULTS.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise records.OutputError(f"cannot create the results directory {RESULTS}/: "
-                                  f"{e.strerror}") from None
-    path = RESULTS / job.file_name(seed_tag(seeds))
-    records.check_writable(path)
-    return Output(path if resume else records.free_path(path), resume)
+    return records.output(out, RESULTS / job.file_name(seed_tag(seeds)), resume=resume)
 
 
-def run_dir(output: Output, job: SoloJob, seeds: list[int], resume: bool) -> RunDir:
+def run_dir(output: records.Output, job: SoloJob, seeds: list[int], resume: bool) -> RunDir:
     """The sweep's finished seeds, beside the record (jobs.SweepError if unusable)."""
     return RunDir(output.path.with_name(output.path.stem + ".jobs"), manifest(job, seeds),
                   resume)
@@ -142,8 +132,8 @@ def spread(seeds: list[int], results: dict[str, dict], wall: float) -> dict:
                                         "verified")} for r in runs]}
 
 
-def write(job: SoloJob, seeds: list[int], results: dict[str, dict], out: Output, command: str,
-          wall: float, interrupted: str | None) -> tuple[dict, Path]:
+def write(job: SoloJob, seeds: list[int], results: dict[str, dict], out: records.Output,
+          command: str, wall: float, interrupted: str | None) -> tuple[dict, Path]:
     """The best seed's line as the record, the spread in ``seed_sweep``; written atomically."""
     sweep = spread(seeds, results, wall)
     best = results[key(sweep["best_seed"])]

@@ -4,13 +4,15 @@ A record holds everything needed to check and reproduce a found line: the comman
 package/numba/numpy versions, rule profile (name and every field), search parameters and seed,
 nodes expanded, wall time, the score breakdown, and the full line as canonical action ids and
 as readable text grouped round by round. :func:`verify_record` replays the line through the
-**reference** engine and confirms the score.
+**reference** engine and confirms the score. :func:`command_line` spells the command for every
+file that keeps one (solo records, sweeps, weights files, the strength suite's result).
 
-Writing: :func:`check_writable` tells before a search whether a record can be written at a
-path. Every file the package writes (records, weights files, sweep outputs and jobs, pictures)
-goes through :func:`save`: atomically (:func:`write_atomic`: a temp file in the same
-directory, then a rename), never replacing an existing file unless told to (it takes the first
-free name of :func:`free_path` instead). A write that fails after the work is done (a full
+Writing: :func:`output` (through :func:`check_writable`) tells before any work where a
+command's file goes and that it can be written there. Every file the package writes
+(records, weights files, sweep outputs and jobs, pictures) goes through :func:`save`:
+atomically (:func:`write_atomic`: a temp file in the same directory, then a rename), never
+replacing an existing file unless told to (it takes the first free name of :func:`free_path`
+instead). A write that fails after the work is done (a full
 disk, an I/O error, a permission changed meanwhile) does not lose the work: the file goes to
 ``$TMPDIR/ora-solve-<name>`` instead, and :class:`Unsaved` says where (or that neither place
 took it, with the text for the command to print).
@@ -21,8 +23,10 @@ from __future__ import annotations
 import json
 import os
 import platform
+import shlex
 import subprocess
 import tempfile
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
@@ -66,6 +70,18 @@ def versions() -> dict:
         except metadata.PackageNotFoundError:
             out[pkg] = "not installed"
     return out
+
+
+def command_line(command: str, options, quote: bool = False) -> str:
+    """The command line a record keeps: ``ora-solve COMMAND`` and each ``(option, value)`` of
+    ``options`` in order, nothing for a value None or False, the option alone for True, else
+    the option and the value as text (``quote``: every word quoted for a POSIX shell)."""
+    words = ["ora-solve", command]
+    for option, value in options:
+        if value is None or value is False:
+            continue
+        words += [option] if value is True else [option, str(value)]
+    return " ".join(shlex.quote(w) if quote else w for w in words)
 
 
 def readable_line(variant: str, line: list[int]) -> list[dict]:
@@ -157,23 +173,51 @@ def verify_record(data: dict) -> tuple[bool, str, dict]:
     return True, f"confirmed: {sc['total']} points", sc
 
 
-def check_writable(path: str | Path) -> None:
-    """Raise OutputError unless a record can be written at ``path``: not a directory, in an
-    existing directory where a file can be created (tried, then removed)."""
+def check_writable(path: str | Path, what: str | None = "the record") -> None:
+    """Raise OutputError unless a file can be written at ``path``: not a directory, in an
+    existing directory where a file can be created (tried, then removed). The message says
+    "cannot write ``what`` to ``path``" (``what`` None: "cannot write ``path``")."""
     path = Path(path)
     parent = path.parent
+    head = f"cannot write {what} to {path}" if what else f"cannot write {path}"
     if path.is_dir():
-        raise OutputError(f"cannot write the record to {path}: it is a directory")
+        raise OutputError(f"{head}: it is a directory")
     if not parent.is_dir():
         why = f"{parent} is not a directory" if parent.exists() else f"no directory {parent}/"
-        raise OutputError(f"cannot write the record to {path}: {why}")
+        raise OutputError(f"{head}: {why}")
     try:
         fd, tmp = tempfile.mkstemp(dir=parent, prefix=".ora-solve-check-", suffix=".tmp")
         os.close(fd)
         os.unlink(tmp)
     except OSError as e:
-        raise OutputError(f"cannot write the record to {path}: cannot create a file in "
-                          f"{parent}/ ({e.strerror})") from None
+        raise OutputError(f"{head}: cannot create a file in {parent}/ ({e.strerror})") from None
+
+
+@dataclass(frozen=True)
+class Output:
+    """Where a file goes: ``path`` exactly, replacing a file there, if ``explicit``; else
+    ``path`` or the first free name after it (``-2``, ``-3``, ...)."""
+
+    path: Path
+    explicit: bool
+
+
+def output(out: str | Path | None, default: Path, *, resume: bool = False,
+           what: str = "the record") -> Output:
+    """Where a command's file goes, checked before any work (OutputError if it cannot be
+    written there): ``out`` if given, replaced if it exists; else ``default``, its directory
+    made if missing, under a free name unless ``resume`` (a resumed run writes its own file
+    again). ``what`` names the file in the message."""
+    if out is not None:
+        check_writable(out, what)
+        return Output(Path(out), True)
+    try:
+        default.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"cannot create the results directory {default.parent}/: "
+                          f"{e.strerror}") from None
+    check_writable(default, what)
+    return Output(default if resume else free_path(default), resume)
 
 
 def free_path(path: str | Path) -> Path:

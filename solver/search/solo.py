@@ -1,7 +1,7 @@
 """The `ora-solve solo` job: check the output, search, verify the line, write the record.
 
 Kept out of cli/ so the CLI stays a thin parse/call/print layer. The job has three parts,
-each one function: :func:`prepare_output` (the record's path, checked before any search),
+each one function: :func:`records.output` (the record's path, checked before any search),
 :func:`run_search` (the search under its time limit, stopped by SIGINT/SIGTERM) and
 :func:`write_result` (the record, verified on the reference engine and written atomically).
 
@@ -171,29 +171,10 @@ def node_tag(n: int) -> str:
     return str(n)
 
 
-@dataclass(frozen=True)
-class Output:
-    """Where the record goes: ``path`` exactly if ``explicit`` (``--out``), else ``path`` or
-    the first free name after it (``-2``, ``-3``, ...)."""
-
-    path: Path
-    explicit: bool
-
-
-def prepare_output(job: SoloJob, out: str | None) -> Output:
-    """Check before the search that the record can be written (records.OutputError if not)."""
-    if out is not None:
-        path = Path(out)
-        records.check_writable(path)
-        return Output(path, True)
-    try:
-        RESULTS.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise records.OutputError(f"cannot create the results directory {RESULTS}/: "
-                                  f"{e.strerror}") from None
-    path = RESULTS / job.name
-    records.check_writable(path)
-    return Output(records.free_path(path), False)
+def exit_status(signal_name: str) -> int:
+    """The exit status of a command a signal stopped: 128 + its number (130 for SIGINT, 143
+    for SIGTERM), as a shell reports it."""
+    return 128 + signal.Signals[signal_name].value
 
 
 class StopOnSignal:
@@ -219,7 +200,7 @@ class StopOnSignal:
         if self.signum is not None:
             sys.stderr.write(f"\n{signal.Signals(signum).name} again: aborted, nothing "
                              "written\n")
-            raise SystemExit(128 + signum)
+            raise SystemExit(exit_status(signal.Signals(signum).name))
         self.signum = signum
         sys.stderr.write(f"\n{self.name}: {self.stopping} (send it again to abort)\n")
 
@@ -264,7 +245,7 @@ def run_search(job: SoloJob, started: float, stop, quiet: bool = False):
         bar.close()
 
 
-def write_result(job: SoloJob, result, output: Output, command: str,
+def write_result(job: SoloJob, result, output: records.Output, command: str,
                  interrupted: str | None, extra: dict | None = None,
                  commit: str | None = None) -> tuple[dict, Path]:
     """Verify the line on the reference engine and write its record atomically (``extra``:
@@ -301,7 +282,7 @@ def run_solo(job: SoloJob, *, out: str | None, command: str, quiet: bool = False
     ``quiet``: no words on stderr; ``bar``: the progress bar (default: unless ``quiet``)."""
     started = time.perf_counter() if started is None else started
     commit = records.git_commit(records.CODE)  # the code searching, whatever changes meanwhile
-    output = prepare_output(job, out)
+    output = records.output(out, RESULTS / job.name)  # checked before the search
     with StopOnSignal() as stop:
         if not quiet:
             sys.stderr.write(f"{job.describe()}; record to {output.path} (Ctrl-C stops early "

@@ -41,8 +41,10 @@ def test_reporting_seeds_are_refused():
 
 @pytest.mark.parametrize("args, message", [
     (["--seeds", "1,5"], "seeds 1: seeds 0-2 report results"),
-    (["--widths", "", "--nodes", "0"], "nothing to run"),
+    (["--beams", "", "--nodes", "0"], "nothing to run"),
+    (["--beams", "abc"], "is not a comma-separated list"),
     (["--widths", "abc"], "is not a comma-separated list"),
+    (["--widths", "2", "--beams", "3"], "--widths is the old spelling of --beams"),
     (["--nodes", "-3"], "is not a count of nodes"),
     (["--search"], "choose one of --search and --strength"),
 ])
@@ -52,16 +54,17 @@ def test_bad_strength_arguments_exit_2(args, message):
 
 
 def test_strength_options_need_strength():
-    res = CliRunner().invoke(main, ["bench", "--widths", "5"])
-    assert res.exit_code == 2 and "options of --strength" in res.output
+    for option in ("--beams", "--widths"):
+        res = CliRunner().invoke(main, ["bench", option, "5"])
+        assert res.exit_code == 2 and "options of --strength" in res.output
 
 
 def test_the_strength_cli_prints_the_table_and_writes_its_json(tmp_path):
     out = tmp_path / "s.json"
     res = CliRunner().invoke(main, ["bench", "--strength", "--variant", "france", "--seeds",
-                                    "9", "--widths", "2", "--nodes", "0", "--out", str(out)])
+                                    "9", "--beams", "2", "--nodes", "0", "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert "france   beam 2" in res.output and "distinct plans 1/1" in res.output
     data = json.loads(out.read_text())
     assert data["signature"] in res.output and data["command"].startswith(
-        "ora-solve bench --strength --seeds 9 --widths 2 --nodes 0 --variant france")
+        "ora-solve bench --strength --seeds 9 --beams 2 --nodes 0 --variant france")

@@ -7,4 +7,5 @@
   (package data) and the portfolio a search starts from (``default_portfolio``,
   ``group_weightings``).
 * ``tune``: ``ora-solve tune``, the weight tuner (cross-entropy method, evolution strategy).
+* ``settings``: what one tuning run does and its defaults (no NumPy: the CLI reads them).
 """

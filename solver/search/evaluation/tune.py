@@ -49,13 +49,14 @@ backend (a local process pool or a cluster) only changes the speed.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from solver.jobs import Job
 
 from .features import N_WEIGHTS, PORTFOLIO, W_HOPE, W_WONDER_HOPE, WEIGHT_NAMES
+from .settings import METHODS, Settings  # noqa: F401 (METHODS: tune's public name)
 
 N_GOODS = W_HOPE  # the goods' weights come first, by good id
 BOUND = float(np.log(8.0))  # each log-multiplier within +-log 8
@@ -65,7 +66,6 @@ ELITE = 0.3  # share of a generation that sets the next distribution
 SMOOTHING = 0.7  # new sigma^2 = s * elite variance + (1 - s) * old sigma^2
 SIGMA_FLOOR = 0.25  # sigma never falls below this share of its start
 N_PARAMS = 1 + N_WEIGHTS  # z[0]: the goods' common log-scale; z[1 + i]: weight i
-METHODS = ("cem", "es")
 ES_GROW = 1.25  # the evolution strategy's sigma factor after a generation that improved
 ES_SHRINK = 0.8  # ... and after one that did not
 
@@ -106,41 +106,6 @@ def beam_score(payload: dict) -> dict:
                  KEEP_PER_PARENT, np.asarray(payload["weights"], dtype=np.float64))
     return {"score": int(r.score[0]), "nodes": int(r.nodes),
             "seconds": round(float(r.seconds), 2)}
-
-
-@dataclass
-class Settings:
-    """What one tuning run does."""
-
-    variant: str
-    generations: int = 8
-    population: int = 10
-    seeds: list[int] = field(default_factory=lambda: [11, 12, 13])
-    holdout: list[int] = field(default_factory=lambda: [21, 22, 23, 24, 25, 26])
-    beam: int = 20
-    seed: int = 0
-    compare: int | None = None  # hand-set weightings compared on the held-out seeds (all)
-    start_best: bool = False  # start from the hand-set weighting best on the training seeds
-    method: str = "cem"  # "cem": cross-entropy method; "es": (1+lambda) evolution strategy
-    sigma_scale: float = 1.0  # multiplies every initial sigma
-
-    def check(self) -> None:
-        """ValueError naming a setting that cannot work."""
-        if self.population < 2:
-            raise ValueError("--population must be at least 2")
-        if self.method not in METHODS:
-            raise ValueError(f"--method must be one of {', '.join(METHODS)}, not "
-                             f"{self.method!r}")
-        if not 0 < self.sigma_scale <= 4:
-            raise ValueError(f"--sigma-scale must be in (0, 4], not {self.sigma_scale:g}")
-        if self.generations < 1 or self.beam < 1:
-            raise ValueError("--generations and --beam must be at least 1")
-        if not self.seeds:
-            raise ValueError("give at least one training seed (--seeds)")
-        both = sorted(set(self.seeds) & set(self.holdout))
-        if both:
-            raise ValueError(f"seeds {both} are both training and held-out seeds: held-out "
-                             "seeds must never be used for selection")
 
 
 @dataclass
