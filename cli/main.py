@@ -19,9 +19,6 @@ from cli.options import (
 )
 from cli.bench import register as register_bench
 from cli.research import register as register_research
-
-# solo's defaults, read here by tests/test_search.py
-from cli.solo import MCTS_DEFAULT, NRPA_ITERATIONS, PLAYOUT_MAX  # noqa: F401
 from cli.solo import register as register_solo
 from cli.tune import register as register_tune
 

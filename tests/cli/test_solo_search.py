@@ -39,14 +39,14 @@ def test_solo_cli_writes_a_record_that_replays(tmp_path):
 
 
 def test_cli_mcts_default_is_the_search_default():
-    from cli.main import MCTS_DEFAULT
+    from cli.solo import MCTS_DEFAULT
     from solver.search.mcts import DEFAULT_SIMULATIONS
 
     assert MCTS_DEFAULT == DEFAULT_SIMULATIONS
 
 
 def test_cli_playout_width_help_and_range_are_the_search_defaults():
-    from cli.main import PLAYOUT_MAX
+    from cli.solo import PLAYOUT_MAX
     from solver.search.mcts import PLAYOUT_WIDTH
     from solver.search.playouts.beam_playouts import MAX_WIDTH
 
@@ -75,7 +75,7 @@ def test_solo_cli_playout_width_sets_the_mcts_playouts_and_names_the_record(tmp_
 
 
 def test_cli_nrpa_iterations_default_is_the_search_default():
-    from cli.main import NRPA_ITERATIONS
+    from cli.solo import NRPA_ITERATIONS
     from solver.search.nrpa import ITERATIONS
 
     assert NRPA_ITERATIONS == ITERATIONS

@@ -1,8 +1,12 @@
-"""The time-budgeted beam search (solver/search/beam/schedule.py): seeds run different
-weightings, and the polish restarts never end below the chain they restart."""
+"""The time-budgeted beam search (solver/search/beam/schedule.py): it fits its time or node
+budget and runs every stage, seeds run different weightings, and the polish restarts never
+end below the chain they restart."""
 
 from __future__ import annotations
 
+import time
+
+from solver.search import records
 from solver.search.beam import timed_beam_search
 
 
@@ -20,3 +24,35 @@ def test_polish_restarts_in_the_schedule_never_end_below_their_chain():
     assert polish and r.score[0] >= groups
     assert min(s["score"] for s in polish) >= sorted(
         s["score"] for s in r.trace if s["stage"] in ("probe", "group"))[-2]
+
+
+def test_the_timed_search_fits_its_budget_and_runs_every_stage():
+    t = time.perf_counter()
+    r = timed_beam_search("ireland", 15.0, seed=1)
+    assert time.perf_counter() - t < 15.0 + 1.0
+    stages = [s["stage"] for s in r.trace]
+    assert stages[0] == "probe" and "group" in stages and "polish" in stages
+    assert r.score[0] == max(s["score"] for s in r.trace)
+    rec = records.make_record(command="test", variant="ireland", algorithm="beam", params={},
+                              seed=1, nodes=r.nodes, seconds=r.seconds, score=r.score,
+                              line=r.line)
+    assert records.verify_record(rec)[0]
+
+
+def test_a_node_budget_gives_the_same_line_and_stages_and_stays_within_it():
+    runs = [timed_beam_search("france", None, seed=1, nodes=150_000)
+            for _ in range(2)]
+    a, b = runs
+    assert a.line == b.line and a.score == b.score and a.nodes == b.nodes
+    drop = [{k: v for k, v in s.items() if k != "seconds"} for s in a.trace]
+    assert drop == [{k: v for k, v in s.items() if k != "seconds"} for s in b.trace]
+    assert a.nodes <= 150_000 and a.nodes == sum(s["nodes"] for s in a.trace)
+    stages = [s["stage"] for s in a.trace]
+    assert stages[0] == "probe" and "group" in stages and "polish" in stages
+    rec = records.make_record(command="test", variant="france", algorithm="beam", params={},
+                              seed=1, nodes=a.nodes, seconds=a.seconds, score=a.score,
+                              line=a.line)
+    assert records.verify_record(rec)[0]
+    more = timed_beam_search("france", None, seed=1, nodes=600_000)
+    assert 150_000 < more.nodes <= 600_000
+    assert max(s["width"] for s in more.trace) > max(s["width"] for s in a.trace)

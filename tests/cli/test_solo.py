@@ -1,5 +1,5 @@
 """`ora-solve solo` never loses its work: signals, output paths, atomic and fresh records,
-and the time-budgeted default search ending within its limit."""
+and the whole command ending within its time limit."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from click.testing import CliRunner
 from cli.main import main
 from solver.search import records
 from solver.search import solo as S
-from solver.search.beam import beam_search, timed_beam_search
+from solver.search.beam import beam_search
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -188,19 +188,6 @@ def _umask() -> int:
     return mask
 
 
-def test_the_timed_search_fits_its_budget_and_runs_every_stage():
-    t = time.perf_counter()
-    r = timed_beam_search("ireland", 15.0, seed=1)
-    assert time.perf_counter() - t < 15.0 + 1.0
-    stages = [s["stage"] for s in r.trace]
-    assert stages[0] == "probe" and "group" in stages and "polish" in stages
-    assert r.score[0] == max(s["score"] for s in r.trace)
-    rec = records.make_record(command="test", variant="ireland", algorithm="beam", params={},
-                              seed=1, nodes=r.nodes, seconds=r.seconds, score=r.score,
-                              line=r.line)
-    assert records.verify_record(rec)[0]
-
-
 def test_the_whole_command_ends_within_its_time_limit(tmp_path):
     t = time.perf_counter()
     proc = _solo(["--variant", "france", "--time-limit", "20"], tmp_path)
@@ -214,25 +201,6 @@ def test_the_whole_command_ends_within_its_time_limit(tmp_path):
     assert b"/20 s" in stderr and b"s left" in stderr  # seconds against the limit
     # stderr is not a terminal: the bar is a log of a line or two, not a redraw per layer
     assert stderr.count(b"\r") + stderr.count(b"\n") < 50, stderr.decode()
-
-
-def test_a_node_budget_gives_the_same_line_and_stages_and_stays_within_it():
-    runs = [timed_beam_search("france", None, seed=1, nodes=150_000)
-            for _ in range(2)]
-    a, b = runs
-    assert a.line == b.line and a.score == b.score and a.nodes == b.nodes
-    drop = [{k: v for k, v in s.items() if k != "seconds"} for s in a.trace]
-    assert drop == [{k: v for k, v in s.items() if k != "seconds"} for s in b.trace]
-    assert a.nodes <= 150_000 and a.nodes == sum(s["nodes"] for s in a.trace)
-    stages = [s["stage"] for s in a.trace]
-    assert stages[0] == "probe" and "group" in stages and "polish" in stages
-    rec = records.make_record(command="test", variant="france", algorithm="beam", params={},
-                              seed=1, nodes=a.nodes, seconds=a.seconds, score=a.score,
-                              line=a.line)
-    assert records.verify_record(rec)[0]
-    more = timed_beam_search("france", None, seed=1, nodes=600_000)
-    assert 150_000 < more.nodes <= 600_000
-    assert max(s["width"] for s in more.trace) > max(s["width"] for s in a.trace)
 
 
 def test_the_nodes_option_writes_a_named_record_and_counts_nodes(tmp_path, monkeypatch):

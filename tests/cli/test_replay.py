@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from cli.main import main
 
-GAMES = Path(__file__).parent / "data" / "games"
+GAMES = Path(__file__).parents[1] / "data" / "games"
 
 
 def _run(*args):

@@ -23,7 +23,7 @@ from solver.search import progress, records
 from solver.search.beam import beam_search
 from tests.helpers import sweep_table
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOLO = ["solo", "--variant", "ireland", "--beam", "3"]
 
 
