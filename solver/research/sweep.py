@@ -12,6 +12,8 @@ from __future__ import annotations
 import csv
 import io
 import math
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -349,23 +351,16 @@ def verify_sweep(data: dict, progress=None, workers: int = 1) -> list[str]:
     independent, and a 282-opening sweep holds 846 of them)."""
     runs = [(row["candidate"], run) for row in data.get("rows", [])
             for run in row.get("runs", [])]
-    records_ = [{"variant": data["variant"], "line": run["line"], "score": run["score"]}
-                for _, run in runs]
-    if workers > 1 and len(runs) > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = pool.map(records.verify_record, records_,
-                               chunksize=max(1, len(runs) // (8 * workers)))
-            verdicts = []
-            for r in results:
-                verdicts.append(r)
-                if progress:
-                    progress()
-    else:
+    lines = [{"variant": data["variant"], "line": run["line"], "score": run["score"]}
+             for _, run in runs]
+    parallel = workers > 1 and len(runs) > 1
+    with ProcessPoolExecutor(max_workers=workers) if parallel else nullcontext() as pool:
+        replays = (pool.map(records.verify_record, lines,
+                            chunksize=max(1, len(runs) // (8 * workers)))
+                   if parallel else map(records.verify_record, lines))
         verdicts = []
-        for rec in records_:
-            verdicts.append(records.verify_record(rec))
+        for verdict in replays:
+            verdicts.append(verdict)
             if progress:
                 progress()
     return [f"candidate {candidate} seed {run['seed']}: {message}"

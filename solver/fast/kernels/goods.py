@@ -12,6 +12,8 @@ from .. import layout as L
 
 #: the point goods of a mix (Festival Ground, House of the Brotherhood), in canonical order
 MIX_GOODS = (I.BOOK, I.CERAMIC, I.ORNAMENT, I.RELIQUARY)
+#: the goods whose points never depend on grouping (coins, wine and whiskey do)
+FIXED_POINT_GOODS = MIX_GOODS + (I.WONDER,)
 
 
 @njit(cache=True, _nrt=False)
@@ -159,9 +161,8 @@ def goods_points(T, g):
     """RULES §14.1: points of the goods, coins, wine and whiskey grouped at best
     (goods.goods_points)."""
     fixed = 0
-    for i in range(L.N_GOODS):
-        if i != I.COIN and i != I.NICKEL and i != I.WINE and i != I.WHISKEY:
-            fixed += g[i] * T[I.R_VALUES + 2, i]
+    for gi in FIXED_POINT_GOODS:
+        fixed += g[gi] * T[I.R_VALUES + 2, gi]
     coins = g[I.COIN] + 5 * g[I.NICKEL]
     best = 0
     for w in range(g[I.WINE] + 1):

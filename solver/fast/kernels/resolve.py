@@ -125,11 +125,9 @@ def _resolve_products(T, g, eff, data):
         g[I.COIN] += 1
     elif eff == I.E_SPINNING:
         s = g[I.SHEEP]
-        r = I.R_EFFECTS + eff
+        rates = T[I.R_EFFECTS + eff, I.EF_RATES:]  # few, coins, some, coins, coins for more
         if s > 0:
-            c = I.EF_RATES if s <= T[r, I.EF_RATES] else (
-                I.EF_RATES + 2 if s <= T[r, I.EF_RATES + 2] else I.EF_RATES + 3)
-            g[I.COIN] += T[r, c + 1]
+            g[I.COIN] += rates[1] if s <= rates[0] else (rates[3] if s <= rates[2] else rates[4])
     elif eff == I.E_LIBRARY:
         g[I.BOOK] += data[0] - data[1]
         g[I.MEAT] += data[1]
