@@ -38,14 +38,17 @@ def test_paired_differences_and_clearly_behind():
     assert [r.candidate for r in rows] == [1, 0, 2] and [r.rank for r in rows] == [1, 2, 3]
     lead, second, third = rows
     assert lead.diff == 0 and lead.diff_ci == (0.0, 0.0) and not lead.clearly_behind
-    # second: differences -5, -10, -2: mean -17/3, s = sqrt(49/3) = 4.041452
-    assert second.diff == pytest.approx(-17 / 3)
-    half = 4.302653 * math.sqrt(49 / 3) / math.sqrt(3)  # 10.0396
+    # second: differences -5, -10, -2: mean -17/3, own variance 49/3, below the pooled one
+    # of a paired difference, twice the two-way residual variance: 2 x (3654/81) / 4 = 203/9
+    # (residuals 19/9, -26/9, 7/9; 13/9, 13/9, -26/9; -32/9, 13/9, 19/9; 4 d.f.)
+    assert second.diff == pytest.approx(-17 / 3) and second.variance == "pooled"
+    half = 2.776445 * math.sqrt(203 / 9) / math.sqrt(3)  # t(0.975, 4) * sqrt(203/27) = 7.6130
     assert second.diff_ci[0] == pytest.approx(-17 / 3 - half, abs=1e-4)
     assert second.diff_ci[1] == pytest.approx(-17 / 3 + half, abs=1e-4)
-    assert not second.clearly_behind  # the interval (-15.71, 4.37) holds zero
-    # third: differences -30, -25, -20: mean -25, s = 5, interval (-37.42, -12.58)
-    assert third.diff == -25
+    assert not second.clearly_behind  # the interval (-13.28, 1.95) holds zero
+    # third: differences -30, -25, -20: mean -25, own variance 25 > 203/9, interval on 2 d.f.
+    # (-37.42, -12.58); p = t_cdf(-25 / (5 / sqrt 3), 2) = 0.0065 <= 0.05 / 2 (Holm's first step)
+    assert third.diff == -25 and third.variance == "own"
     assert third.diff_ci[1] == pytest.approx(-25 + 4.302653 * 5 / math.sqrt(3), abs=1e-4)
     assert third.clearly_behind
     # the unpaired intervals of 1 and 2 overlap less than the paired test shows
