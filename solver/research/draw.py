@@ -174,8 +174,10 @@ def sweep_chart(rows: list[dict], title: str, paths: list[str]) -> None:
     ax.set_xlim(lo_s - pad, hi_s + pad)
     ax.set_yticks(ys, labels, fontsize=6.5)
     ax.invert_yaxis()
+    how = "Holm-corrected" if all("p_holm" in r for r in rows) else "uncorrected"
     ax.set_xlabel("final score (bar: mean with 95% t-interval over seeds; |: each seed; "
-                  "*: best; grey: clearly behind the leader; bars clipped to the plot)", fontsize=8)
+                  "*: best, a lower bound on the value; grey: clearly behind the leader, "
+                  f"{how}; bars clipped to the plot)", fontsize=8)
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(title, fontsize=9)
     fig.tight_layout()

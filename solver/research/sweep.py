@@ -27,7 +27,7 @@ from . import stats
 from .names import action_text
 
 KIND = "ora-solve sweep"
-FORMAT = 1
+FORMAT = 2  # 2: Holm-corrected "clearly behind", p-values, "statistics"; 1 is read the same
 
 
 @dataclass
@@ -219,6 +219,8 @@ def table_rows(candidates: list[Candidate], results: dict[str, dict], seeds: lis
                      "gap": cmp.best - max(max(v) for v in scores.values()),
                      "diff": cmp.diff, "diff_ci": list(cmp.diff_ci),
                      "clearly_behind": cmp.clearly_behind, "scores": cmp.scores,
+                     "p": cmp.p, "p_holm": cmp.p_holm,
+                     "behind_uncorrected": cmp.behind_uncorrected, "variance": cmp.variance,
                      "runs": [{"seed": r["seed"], "score": r["score"], "line": r["line"],
                                "nodes": r["nodes"], "seconds": r["seconds"],
                                "verified": r["verified"]} for r in rs],
@@ -230,13 +232,20 @@ def _f(x: float, nd: int = 1) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{nd}f}"
 
 
+def _p(x) -> str:
+    if x is None:
+        return ""
+    return "<.001" if x < 0.001 else f"{x:.3f}"
+
+
 def format_table(rows: list[dict], top: int | None = None, spread: bool = False) -> str:
     """The ranked table as text (``spread``: also the spread over seeds and the gap to the
-    best score, as `analyse` shows them). The candidate comes last and whole: openings often
-    share a long first turn, and a cut label would make two rows look the same."""
+    best score, as `analyse` shows them), then footnotes on what the columns mean. The
+    candidate comes last and whole: openings often share a long first turn, and a cut label
+    would make two rows look the same. Rows of a format-1 record (no p-values) render too."""
     extra = f" {'spread':>6} {'gap':>5}" if spread else ""
     head = (f"{'#':>3} {'best':>5} {'mean':>7} {'95% CI':>15}{extra} "
-            f"{'diff to #1 (95% CI)':>26} {'behind':>6}  candidate")
+            f"{'diff to #1 (95% CI)':>26} {'p Holm':>6} {'behind':>6}  candidate")
     out = [head]
     for r in rows[: top or len(rows)]:
         label = ("* " if r["recorded"] else "") + r["label"]
@@ -245,8 +254,44 @@ def format_table(rows: list[dict], top: int | None = None, spread: bool = False)
                 if r["rank"] > 1 else "leader")
         more = f" {_f(r['spread']):>6} {r['gap']:>5}" if spread else ""
         out.append(f"{r['rank']:>3} {r['best']:>5} {_f(r['mean']):>7} {ci:>15}{more} "
-                   f"{diff:>26} {'yes' if r['clearly_behind'] else '':>6}  {label}")
-    return "\n".join(out)
+                   f"{diff:>26} {_p(r.get('p_holm')):>6} "
+                   f"{'yes' if r['clearly_behind'] else '':>6}  {label}")
+    return "\n".join(out + footnotes(rows))
+
+
+def footnotes(rows: list[dict]) -> list[str]:
+    """What the table's columns mean, and how "behind" was judged (none of these lines starts
+    with a digit or '#', so they are not taken for rows)."""
+    if not rows:
+        return []
+    n, others = len(rows[0]["scores"]), rows[1:]
+    m, k = len(others), sum(r["clearly_behind"] for r in others)
+    notes = ["best: the best seed's score; its line exists and replays (the game is "
+             "deterministic), so it is",
+             "  a proven lower bound on the candidate's value. mean, 95% CI: over the "
+             f"{n} seed{'s' if n != 1 else ''}; diff: paired, seed by seed."]
+    if not others:
+        return notes
+    if any("p_holm" not in r for r in others):  # a format-1 record
+        return notes + [f"behind: the difference's 95% interval lies below zero: {k} of {m}, "
+                        "with no correction",
+                        f"  for the {m} comparisons (a record made before the correction)."]
+    pool = stats.pooled({r["candidate"]: r["scores"] for r in rows})
+    loose = sum(r["behind_uncorrected"] for r in others)
+    notes += [f"behind: one-sided paired t-test against #1, Holm-corrected over {m} "
+              f"comparisons, family-wise {stats.FAMILY_LEVEL:.0%}",
+              f"  (p Holm: the adjusted p): {k} of {m} ({loose} at "
+              f"{stats.FAMILY_LEVEL:.0%} without the correction)."]
+    if pool.paired:
+        notes += ["variance: the larger of each candidate's own and the sweep's pooled one "
+                  f"(sd {math.sqrt(pool.within):.1f} per score,",
+                  f"  {math.sqrt(pool.paired):.1f} per paired difference, {pool.paired_df} "
+                  "d.f.), so tied seeds never make an interval a point."]
+    else:
+        notes += ["variance: none (no score varies with the seed): intervals n/a, and the "
+                  "exact sign test",
+                  "  judges behind (its p is at least 2^-n, never 0)."]
+    return notes
 
 
 def write_best_lines(out: str, position, rows: list[dict], top: int, command: str,
@@ -287,11 +332,19 @@ def continuation(position, row: dict, turns: int = 3) -> str:
 
 CSV_FIELDS = ("rank", "candidate", "label", "moves", "recorded", "best", "best_seed", "mean",
               "ci_low", "ci_high", "spread", "gap", "diff", "diff_low", "diff_high",
-              "clearly_behind", "scores")
+              "clearly_behind", "scores", "p", "p_holm", "correction", "behind_uncorrected",
+              "variance")
+
+
+def _csv_p(x) -> str:
+    return "" if x is None else f"{x:.6g}"
 
 
 def to_csv(rows: list[dict]) -> str:
-    """The table as CSV (one row per candidate; scores in seed order, ``;``-separated)."""
+    """The table as CSV (one row per candidate; scores in seed order, ``;``-separated).
+    ``best`` is a lower bound on the candidate's value (its line exists); ``correction`` names
+    the multiple-comparison correction of ``clearly_behind`` ("none" in a format-1 record),
+    ``p`` and ``p_holm`` the one-sided p of being behind #1, raw and Holm-adjusted."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_FIELDS)
@@ -300,7 +353,11 @@ def to_csv(rows: list[dict]) -> str:
                     r["best"], r["best_seed"], _f(r["mean"], 3), _f(r["ci"][0], 3),
                     _f(r["ci"][1], 3), _f(r["spread"], 3), r["gap"], _f(r["diff"], 3),
                     _f(r["diff_ci"][0], 3), _f(r["diff_ci"][1], 3), int(r["clearly_behind"]),
-                    ";".join(str(s) for s in r["scores"])])
+                    ";".join(str(s) for s in r["scores"]), _csv_p(r.get("p")),
+                    _csv_p(r.get("p_holm")),
+                    stats.CORRECTION if "p_holm" in r else "none",
+                    "" if "behind_uncorrected" not in r else int(r["behind_uncorrected"]),
+                    r.get("variance", "")])
     return buf.getvalue()
 
 
@@ -316,6 +373,9 @@ def make_record(*, kind: str, command: str, position, seeds, width, time_limit,
             "budget": {"algorithm": "beam", "width": width, "time_limit": time_limit} | (
                 {} if weights is None else {"weights": weights.describe()}),
             "seeds": seeds, "jobs": jobs, "wall_seconds": round(seconds, 1),
+            "statistics": stats.summary({r["candidate"]: r["scores"] for r in rows},
+                                        sum(r["clearly_behind"] for r in rows),
+                                        sum(r["behind_uncorrected"] for r in rows)),
             "rows": [{k: v for k, v in r.items() if k != "best_line"} for r in rows]}
 
 
