@@ -19,6 +19,7 @@ from cli.options import (
 )
 from cli.bench import register as register_bench
 from cli.research import register as register_research
+from cli.review import register as register_review
 from cli.solo import register as register_solo
 from cli.tune import register as register_tune
 
@@ -186,6 +187,11 @@ def replay(file: str, profile: str, as_json: bool) -> None:
     if is_sweep_record(file):  # an `openings` / `analyse` record: every line replayed
         replay_sweep(file, as_json)
         return
+    from cli.review import is_review_record, replay_review
+
+    if is_review_record(file):  # a `review` record: every line replayed
+        replay_review(file, as_json)
+        return
 
     try:
         record = load_game(file)
@@ -261,6 +267,7 @@ def selfcheck(variant: str, games: int, seed: int, quiet: bool) -> None:
 
 
 register_research(main)
+register_review(main)
 register_bench(main)
 register_solo(main)
 register_tune(main)
