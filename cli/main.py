@@ -173,8 +173,9 @@ def replay(file: str, profile: str, as_json: bool) -> None:
 
     FILE is a kennerspiel game record (../shared/games schema); a kennerspiel command list
     (a text file with one command per line, such as `BUILD G07 3 1`, or a JSON list of command
-    strings), opening with CONFIG and START; or a results record written by `ora-solve solo`:
-    its line is replayed through the reference engine and the score confirmed. Exit 1 for an
+    strings), opening with CONFIG and START; a results record written by `ora-solve solo`:
+    its line is replayed through the reference engine and the score confirmed; or a sweep or
+    review record (`openings`, `analyse`, `review`): every line in it confirmed. Exit 1 for an
     illegal move or an unconfirmed score, 2 for a malformed file or move.
     """
     from solver.rules.notation import NotationError, RecordError, load_game, replay_summary
