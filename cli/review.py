@@ -63,6 +63,7 @@ def review(record, variant, rounds, seeds, beam, time_limit, weights_file, worke
     from solver.research import positions as P
     from solver.research import review as RV
     from solver.research import rundir as R
+    from solver.research import sweep as SW
     from solver.search import records
 
     seed_list = parse_seeds(seeds)
@@ -99,7 +100,7 @@ def review(record, variant, rounds, seeds, beam, time_limit, weights_file, worke
                + f", {backend.describe()}; finished jobs in {run_dir.path}/", err=True)
     t0 = time.perf_counter()
     before = len([k for k in run_dir.finished() if k in {j.key for j in jobs}])
-    results, signal_name = run_jobs("review", RV.SEARCH_JOB, jobs, run_dir, backend,
+    results, signal_name = run_jobs("review", SW.SEARCH, jobs, run_dir, backend,
                                     desc="review", quiet=quiet)
     if signal_name is not None:
         stopped(f"\nstopped: {saved_jobs(run_dir, jobs)}; run the same command with --resume "

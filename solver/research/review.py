@@ -34,11 +34,10 @@ from solver.search import records
 from solver.search.evaluation.weights import to_named
 
 from . import beam_adapter as BA
-from .sweep import SEARCH, turn_label
+from .sweep import turn_label
 
 KIND = "ora-solve review"
 FORMAT = 1
-SEARCH_JOB = SEARCH  # the sweeps' job: the beam from a prefix, its line checked
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
@@ -104,8 +103,10 @@ def job_key(rnd: int, seed: int) -> str:
 
 def make_jobs(variant: str, plan: list[Stop], seeds: list[int], width: int,
               time_limit: float | None, weights=None) -> list[Job]:
-    """One job per (round, seed), in the sweeps' payload form (``candidate`` is the round);
-    ``weights`` (weights.Weights) leads every job's portfolio."""
+    """One job per (round, seed) for the sweeps' job function (sweep.SEARCH: the beam from
+    the prefix, its line checked on the reference engine), in its payload form
+    (``candidate`` is the round); ``weights`` (weights.Weights) leads every job's
+    portfolio."""
     extra = {} if weights is None else {"weights": to_named(weights.values)}
     return [Job(job_key(s.round, seed), {"variant": variant, "prefix": s.prefix,
                                           "candidate": s.round, "seed": seed, "width": width,
