@@ -68,7 +68,10 @@ def review(record, variant, rounds, seeds, beam, time_limit, weights_file, worke
 
     seed_list = parse_seeds(seeds)
     with failing("review", P.PositionError):
-        full, _ = P.complete_line(variant, record)
+        full = P.resolve(variant, record)
+    if not full.state.is_terminal():
+        fail("review", f"{record}: its line stops in round {full.round}, before the game "
+                       "ends; a review needs a complete game")
     with failing("review", RV.ReviewError):
         round_list = RV.parse_rounds(rounds, full.round)
     weights = load_weights(weights_file, full.variant, "review")

@@ -169,6 +169,7 @@ def test_resume_after_a_kill_gives_the_same_review(reviewed, tmp_path, monkeypat
     (["review", "{missing}"], "cannot read"),
     (["review", "{notes}"], "is a move list: give --variant"),
     (["review", "{sweep}"], "not a results record or game record"),
+    (["review", "{short}"], "its line stops in round 16, before the game ends"),
     (["review", str(RECORD), "--rounds", "33"], "round 33 is past the end of the line"),
     (["review", str(RECORD), "--rounds", "32-30"], "the range is empty"),
     (["review", str(RECORD), "--beam", "0"], "Invalid value for '--beam'"),
@@ -179,8 +180,10 @@ def test_resume_after_a_kill_gives_the_same_review(reviewed, tmp_path, monkeypat
 def test_bad_input_exits_2_and_writes_nothing(tmp_path, args, message):
     (tmp_path / "notes.txt").write_text("hello\n")
     (tmp_path / "sweep.json").write_text(json.dumps({"kind": "ora-solve sweep", "rows": []}))
+    short = json.loads(RECORD.read_text())
+    (tmp_path / "short.json").write_text(json.dumps(short | {"line": short["line"][:100]}))
     names = {"{missing}": str(tmp_path / "none.json"), "{notes}": str(tmp_path / "notes.txt"),
-             "{sweep}": str(tmp_path / "sweep.json")}
+             "{sweep}": str(tmp_path / "sweep.json"), "{short}": str(tmp_path / "short.json")}
     args = [names.get(a, a) for a in args]
     if "--out" not in args:
         args += ["--out", str(tmp_path / "r.json")]
