@@ -193,3 +193,14 @@ def test_bad_input_exits_2_and_writes_nothing(tmp_path, args, message):
     assert message in res.output
     assert len([ln for ln in res.stderr.splitlines() if ln.strip()]) <= 3  # one message
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+@pytest.mark.slow
+def test_jobs_1_and_2_give_the_same_review(reviewed, tmp_path):
+    res, full = reviewed
+    out = tmp_path / "r.json"
+    args = list(REVIEW)
+    args[args.index("--jobs") + 1] = "2"
+    two = CliRunner().invoke(main, args + ["--out", str(out)])
+    assert two.exit_code == 0, two.output
+    assert _table(two.stdout, out) == _table(res.stdout, full)
