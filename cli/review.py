@@ -109,7 +109,8 @@ def review(record, variant, rounds, seeds, beam, time_limit, weights_file, worke
         stopped(f"\nstopped: {saved_jobs(run_dir, jobs)}; run the same command with --resume "
                 "for the rest", signal_name)
     seconds = time.perf_counter() - t0
-    rows = RV.review_rows(full.variant, full.line, own, plan, results, seed_list)
+    rows = RV.review_rows(full.variant, full.line, own, plan, results, seed_list,
+                          full.round)
     rec = RV.make_record(command=command, variant=full.variant, source=record, line=full.line,
                          score=own, seeds=seed_list, width=beam, time_limit=time_limit,
                          rows=rows, seconds=seconds, jobs=len(jobs), weights=weights)

@@ -137,10 +137,12 @@ def _states(variant: str, line: list[int], cuts: set[int]) -> dict:
 
 
 def review_rows(variant: str, line: list[int], score: dict, plan: list[Stop],
-                results: dict[str, dict], seeds: list[int]) -> list[dict]:
+                results: dict[str, dict], seeds: list[int], last_round: int) -> list[dict]:
     """One row per round searched, in round order: the best score found from it (``found``),
-    V(R) (``value``), the points its turns lost (``loss``), the line reaching V(R) with its
-    round R turns beside the line's own, and every seed's run."""
+    V(R) (``value``), the points its turns lost (``loss``, over rounds R..``loss_through``:
+    the last row searched before the line's ``last_round`` answers for the rounds after it
+    too), the line reaching V(R) with its round R turns beside the line's own, and every
+    seed's run."""
     states = _states(variant, line, {len(s.prefix) for s in plan})
     best = {"score": score, "line": list(line), "source": "line", "from_round": None,
             "seed": None}
@@ -168,7 +170,15 @@ def review_rows(variant: str, line: list[int], score: dict, plan: list[Stop],
     rows.reverse()
     for row, nxt in zip(rows, rows[1:] + [None]):
         row["loss"] = row["value"] - (score["total"] if nxt is None else nxt["value"])
+        row["loss_through"] = max(row["round"], last_round) if nxt is None else row["round"]
     return rows
+
+
+def _rounds(row: dict) -> str:
+    """The rounds a row's loss answers for: "round 25", or "rounds 25-32" for the last row
+    of a review that stops before the line's last round."""
+    r, through = row["round"], row["loss_through"]
+    return f"round {r}" if through == r else f"rounds {r}-{through}"
 
 
 def ranking(rows: list[dict]) -> list[dict]:
@@ -195,6 +205,9 @@ def format_table(rows: list[dict], own: int) -> str:
             f"V(R): the best of that,",
             f"  of every later round's and of the line's own {own}; loss: V(R) - V(R+1) "
             "(the last round: - the line's own)."]
+    if rows and rows[-1]["loss_through"] > rows[-1]["round"]:
+        out.append(f"  The last row's loss answers for {_rounds(rows[-1])}: the rounds after "
+                   f"{rows[-1]['round']} were not searched.")
     return "\n".join(out)
 
 
@@ -208,7 +221,7 @@ def format_ranking(rows: list[dict], top: int | None = None) -> str:
     out = [f"rounds ranked by points lost ({len(ranked)} of {len(rows)} lost points):"]
     for i, r in enumerate(ranked[: top or len(ranked)], 1):
         sc = r["score"]
-        out += [f"{i:>3}. round {r['round']}: {r['loss']} points lost (V {r['value']} here, "
+        out += [f"{i:>3}. {_rounds(r)}: {r['loss']} points lost (V {r['value']} here, "
                 f"{r['value'] - r['loss']} after it)",
                 f"     played: {r['own_turn_text']}",
                 f"     better: {r['turn_text']}",
@@ -219,8 +232,8 @@ def format_ranking(rows: list[dict], top: int | None = None) -> str:
     return "\n".join(out)
 
 
-CSV_FIELDS = ("round", "prefix_actions", "found", "value", "loss", "source", "from_round",
-              "seed", "scores", "own_turn", "better_turn")
+CSV_FIELDS = ("round", "prefix_actions", "found", "value", "loss", "loss_through", "source",
+              "from_round", "seed", "scores", "own_turn", "better_turn")
 
 
 def to_csv(rows: list[dict]) -> str:
@@ -230,7 +243,8 @@ def to_csv(rows: list[dict]) -> str:
     w.writerow(CSV_FIELDS)
     for r in rows:
         w.writerow([r["round"], r["prefix_actions"], r["found"], r["value"], r["loss"],
-                    r["source"], r["from_round"] or "", "" if r["seed"] is None else r["seed"],
+                    r["loss_through"], r["source"], r["from_round"] or "",
+                    "" if r["seed"] is None else r["seed"],
                     ";".join(str(x["score"]["total"]) for x in r["runs"]), r["own_turn_text"],
                     r["turn_text"]])
     return buf.getvalue()
@@ -251,7 +265,8 @@ def make_record(*, command: str, variant: str, source: str, line: list[int], sco
             "best": {"score": dict(rows[0]["score"]), "source": rows[0]["source"],
                      "from_round": rows[0]["from_round"], "seed": rows[0]["seed"],
                      "line": rows[0]["line"]},
-            "lost": [{"round": r["round"], "loss": r["loss"]} for r in ranking(rows)],
+            "lost": [{"round": r["round"], "through": r["loss_through"], "loss": r["loss"]}
+                     for r in ranking(rows)],
             "rounds": rows}
 
 

@@ -204,3 +204,15 @@ def test_jobs_1_and_2_give_the_same_review(reviewed, tmp_path):
     two = CliRunner().invoke(main, args + ["--out", str(out)])
     assert two.exit_code == 0, two.output
     assert _table(two.stdout, out) == _table(res.stdout, full)
+
+
+def test_a_range_before_the_end_charges_its_last_round_with_the_rest():
+    line = json.loads(RECORD.read_text())["line"]
+    plan = RV.stops("ireland", line, [31])
+    own = {"total": 405, "goods": 210, "economic": 94, "dwelling": 101}
+    run = {"seed": 0, "score": own | {"total": 411}, "line": line, "nodes": 1, "seconds": 0.1,
+           "verified": True}  # a made-up better score: only the arithmetic is tested here
+    rows = RV.review_rows("ireland", line, own, plan, {"r31-s0": run}, [0], 32)
+    assert rows[0]["loss"] == 6 and rows[0]["loss_through"] == 32
+    assert "1. rounds 31-32: 6 points lost" in RV.format_ranking(rows)
+    assert "answers for rounds 31-32" in RV.format_table(rows, 405)
