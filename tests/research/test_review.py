@@ -111,15 +111,17 @@ def test_record_chart_and_best_line_replay(reviewed):
 
 def test_replay_fails_a_tampered_review(reviewed, tmp_path):
     _, out = reviewed
-    data = json.loads(out.read_text())
-    data["rounds"][1]["runs"][0]["score"]["total"] += 1
+    full = json.loads(out.read_text())
+    data = full | {"rounds": full["rounds"][1:3]}  # rounds 30 and 31: a shorter replay
+    data["rounds"][0]["runs"][0]["score"]["total"] += 1
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
     rep = CliRunner().invoke(main, ["replay", str(bad)])
     assert rep.exit_code == 1 and "round 30 seed 0: replayed score" in rep.output
-    data = json.loads(out.read_text())
-    run = data["rounds"][0]["runs"][0]  # round 29's line: it replays, but leaves the
-    data["rounds"][2] |= {"line": run["line"], "score": run["score"]}  # line before 31
+    full = json.loads(out.read_text())
+    data = full | {"rounds": full["rounds"][1:3]}
+    run = full["rounds"][0]["runs"][0]  # round 29's line: it replays, but leaves the
+    data["rounds"][1] |= {"line": run["line"], "score": run["score"]}  # line before 31
     bad.write_text(json.dumps(data))
     rep = CliRunner().invoke(main, ["replay", str(bad)])
     assert rep.exit_code == 1, rep.output
