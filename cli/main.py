@@ -19,6 +19,7 @@ from cli.options import (
 )
 from cli.bench import register as register_bench
 from cli.research import register as register_research
+from cli.review import register as register_review
 from cli.solo import register as register_solo
 from cli.tune import register as register_tune
 
@@ -172,8 +173,9 @@ def replay(file: str, profile: str, as_json: bool) -> None:
 
     FILE is a kennerspiel game record (../shared/games schema); a kennerspiel command list
     (a text file with one command per line, such as `BUILD G07 3 1`, or a JSON list of command
-    strings), opening with CONFIG and START; or a results record written by `ora-solve solo`:
-    its line is replayed through the reference engine and the score confirmed. Exit 1 for an
+    strings), opening with CONFIG and START; a results record written by `ora-solve solo`:
+    its line is replayed through the reference engine and the score confirmed; or a sweep or
+    review record (`openings`, `analyse`, `review`): every line in it confirmed. Exit 1 for an
     illegal move or an unconfirmed score, 2 for a malformed file or move.
     """
     from solver.rules.notation import NotationError, RecordError, load_game, replay_summary
@@ -185,6 +187,11 @@ def replay(file: str, profile: str, as_json: bool) -> None:
 
     if is_sweep_record(file):  # an `openings` / `analyse` record: every line replayed
         replay_sweep(file, as_json)
+        return
+    from cli.review import is_review_record, replay_review
+
+    if is_review_record(file):  # a `review` record: every line replayed
+        replay_review(file, as_json)
         return
 
     try:
@@ -261,6 +268,7 @@ def selfcheck(variant: str, games: int, seed: int, quiet: bool) -> None:
 
 
 register_research(main)
+register_review(main)
 register_bench(main)
 register_solo(main)
 register_tune(main)

@@ -1,5 +1,6 @@
 """Pictures (matplotlib, Agg backend, imported only here): a landscape with the score through
-the game (`ora-solve show`), and a sweep's scores with their intervals (`openings`)."""
+the game (`ora-solve show`), a sweep's scores with their intervals (`openings`), and a
+review's V(R) round by round (`review`)."""
 
 from __future__ import annotations
 
@@ -198,3 +199,38 @@ def _tick_label(row: dict, width: int = 80) -> str:
         return head + text
     turns = text.split(" | ")
     return "\n".join(_short((head if i == 0 else "") + t, width) for i, t in enumerate(turns))
+
+
+def review_chart(rows: list[dict], own: int, title: str, paths: list[str]) -> None:
+    """A review (`ora-solve review`): V(R) round by round against the line's own final
+    score, each seed's score from the round (dots), and the points each round lost (the fall
+    of V from R to the next point; the last point, "end", is the line's own score)."""
+    plt = _pyplot()
+    xs = [r["round"] for r in rows] + [rows[-1]["round"] + 1]
+    vs = [r["value"] for r in rows] + [own]
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.35 * len(rows) + 3.5), 4.2))
+    ax.axhline(own, color="#c0302b", linewidth=1.2, linestyle="--",
+               label=f"the line's own final score ({own})")
+    ax.plot(xs, vs, "o-", color="#2d5fb0", linewidth=1.8, markersize=4,
+            label="V(R): best final score found from round R's first turn")
+    for r in rows:
+        scores = [x["score"]["total"] for x in r["runs"]]
+        ax.plot([r["round"]] * len(scores), scores, ".", color="#777777", markersize=6)
+        if r["loss"] > 0:
+            ax.annotate(f"-{r['loss']}", (r["round"] + 0.5, r["value"] - r["loss"] / 2),
+                        textcoords="offset points", xytext=(4, 2), fontsize=8,
+                        color="#c0302b")
+    ax.plot([], [], ".", color="#777777", label="each seed's score from the round")
+    every = vs + [x["score"]["total"] for r in rows for x in r["runs"]]
+    pad = max(3.0, 0.1 * (max(every) - min(every)))
+    ax.set_ylim(min(every) - pad, max(every) + 4 * pad)  # room for the legend above
+    ax.set_xticks(xs, [str(x) for x in xs[:-1]] + ["end"], fontsize=7)
+    ax.set_xlabel("round R (searched from the line's position at its first turn; red: the "
+                  "points round R's turns lost)", fontsize=8)
+    ax.set_ylabel("final score", fontsize=8)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper right", fontsize=7)
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    _save(fig, paths)
+    plt.close(fig)

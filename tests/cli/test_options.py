@@ -24,6 +24,8 @@ OPTIONS = {
     "perft": "--variant --depth --divide --profile",
     "play": "--variant --random --seed --json --profile",
     "replay": "--profile --json",
+    "review": "--variant --rounds --seeds --beam --time-limit --weights --jobs --cluster "
+              "--quiet --top --out --best-out --resume",
     "selfcheck": "--variant --games --seed --quiet",
     "show": "--at-round --png --svg",
     "solo": "--variant --beam --mcts --playout-width --nrpa --iterations --seed --seeds "
