@@ -30,6 +30,7 @@ RESULTS = ROOT / "results"
 DEFAULT_TIME_LIMIT = 600.0  # `ora-solve solo`'s time limit without --beam/--mcts/--nrpa
 WEIGHTS = "weights"  # weights files written by `ora-solve tune`: no line, not in the tables
 SWEEPS = "sweeps"  # sweep records of `ora-solve openings` / `analyse`: a table of their own
+REVIEWS = "reviews"  # review records of `ora-solve review`: a table of their own
 RUNS = "runs"
 #: top-level records that keep their name and content whatever scores better: README.md,
 #: docs/ and tests use their lines at given rounds
@@ -132,6 +133,15 @@ and SVG beside it are drawn from that record. `openings-ireland-t2-beam20` is th
 two-turn Ireland sweep (282 openings x seeds 0,1,2 at width 20; see docs/research.md).
 """
 
+REVIEW_COLUMNS = """
+`reviews/` holds reviews of lines (`ora-solve review`): for each round searched, V(R), the
+best known line through the line's position there, and the points each round lost; every
+line in a record replays (`ora-solve replay reviews/FILE.json`, and the test suite).
+
+| reviewed line | variant | its score | rounds | budget | seeds | best found | commit | file |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+"""
+
 SWEEP_COLUMNS = """
 | sweep | variant | budget | seeds | jobs | wall time (s) | commit | file |
 | --- | --- | --- | --- | --- | --- | --- | --- |
@@ -143,15 +153,19 @@ def relative(path: pathlib.Path, results: pathlib.Path = RESULTS) -> str:
 
 
 def record_files(results: pathlib.Path = RESULTS) -> list[pathlib.Path]:
-    """Every line record under ``results`` (recursively; not weights/ or sweeps/), sorted by
+    """Every line record under ``results`` (recursively; not weights/, sweeps/ or reviews/), sorted by
     path relative to ``results``."""
     return sorted((p for p in results.rglob("*.json")
-                   if p.relative_to(results).parts[0] not in (WEIGHTS, SWEEPS)),
+                   if p.relative_to(results).parts[0] not in (WEIGHTS, SWEEPS, REVIEWS)),
                   key=lambda p: relative(p, results))
 
 
 def sweep_files(results: pathlib.Path = RESULTS) -> list[pathlib.Path]:
     return sorted((results / SWEEPS).glob("*.json"))
+
+
+def review_files(results: pathlib.Path = RESULTS) -> list[pathlib.Path]:
+    return sorted((results / REVIEWS).glob("*.json"))
 
 
 def short_commit(commit: str) -> str:
@@ -300,6 +314,21 @@ def render(results: pathlib.Path = RESULTS) -> str:
                      ",".join(str(x) for x in s.get("seeds", [])), s.get("jobs"),
                      s.get("wall_seconds"), short_commit(s.get("commit", "")),
                      f"`{relative(path, results)}`")
+            lines.append("| " + " | ".join(str(v) for v in cells) + " |\n")
+    reviews = review_files(results)
+    if reviews:
+        lines.append(REVIEW_COLUMNS)
+        for path in reviews:
+            s = json.loads(path.read_text())
+            b, rounds = s.get("budget", {}), [r["round"] for r in s.get("rounds", [])]
+            budget = f"{b.get('algorithm', '?')} width {b.get('width')}" + (
+                f", limit {b['time_limit']} s" if b.get("time_limit") else "")
+            cells = (f"`{s['reviewed']['source']}`", s.get("variant"),
+                     s["reviewed"]["score"]["total"],
+                     f"{min(rounds)}-{max(rounds)}" if rounds else "", budget,
+                     ",".join(str(x) for x in s.get("seeds", [])),
+                     s.get("best", {}).get("score", {}).get("total"),
+                     short_commit(s.get("commit", "")), f"`{relative(path, results)}`")
             lines.append("| " + " | ".join(str(v) for v in cells) + " |\n")
     return "".join(lines)
 

@@ -218,3 +218,18 @@ def test_a_range_before_the_end_charges_its_last_round_with_the_rest():
     assert rows[0]["loss"] == 6 and rows[0]["loss_through"] == 32
     assert "1. rounds 31-32: 6 points lost" in RV.format_ranking(rows)
     assert "answers for rounds 31-32" in RV.format_table(rows, 405)
+
+
+REVIEWS = sorted((ROOT / "results" / "reviews").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", REVIEWS, ids=lambda p: p.name)
+def test_every_committed_review_replays(path):
+    data = json.loads(path.read_text())
+    assert data["kind"] == RV.KIND
+    n, bad = RV.verify_review(data, workers=2)
+    assert bad == [] and n > len(data["rounds"])
+    # V(R) never below the reviewed line's score, and never rising from round to round
+    values = [r["value"] for r in data["rounds"]]
+    assert min(values) >= data["reviewed"]["score"]["total"]
+    assert values == sorted(values, reverse=True)

@@ -47,9 +47,10 @@ def test_load_record_names_the_problem(tmp_path):
 
 
 # every line record under results/, recursively (runs/ too): not weights/ (weights files of
-# `ora-solve tune`) nor sweeps/ (sweep records, replayed by tests/research/test_sweeps.py)
+# `ora-solve tune`), sweeps/ (sweep records, replayed by tests/research/test_sweeps.py) nor
+# reviews/ (review records, replayed by tests/research/test_review.py)
 COMMITTED = sorted((p for p in RESULTS.rglob("*.json")
-                    if p.relative_to(RESULTS).parts[0] not in ("weights", "sweeps")),
+                    if p.relative_to(RESULTS).parts[0] not in ("weights", "sweeps", "reviews")),
                    key=lambda p: p.relative_to(RESULTS).as_posix())
 
 
