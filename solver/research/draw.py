@@ -7,7 +7,8 @@ import textwrap
 
 from solver.rules.game import State
 
-from .landscape import COLS, ITEM_COLOUR, OWNER_COLOUR, TERRAIN_COLOUR, TERRAIN_NAME, cells
+from .landscape import (COLS, ITEM_COLOUR, OWNER_COLOUR, TERRAIN_COLOUR, TERRAIN_NAME, cells,
+                        name_lines)
 from .show import RoundView
 
 
@@ -56,9 +57,9 @@ def draw_landscape(ax, state: State, owner: int = 0, title: str = "") -> None:
                                         facecolor=ITEM_COLOUR[c.kind],
                                         edgecolor="#7a5a00" if settlement else "#5a4632",
                                         linewidth=1 if settlement else 0.8))
-            ax.text(col + 0.5, row + 0.33, c.item, fontsize=7.5, weight="bold", ha="center",
+            ax.text(col + 0.5, row + 0.3, c.item, fontsize=7.5, weight="bold", ha="center",
                     va="center")
-            ax.text(col + 0.5, row + 0.6, "\n".join(textwrap.wrap(c.name, 12)[:2]),
+            ax.text(col + 0.5, row + 0.6, "\n".join(name_lines(c.name)),
                     fontsize=5.6, ha="center", va="center", linespacing=0.95)
         elif c.kind in ("forest", "moor"):
             ax.add_patch(Rectangle((col + 0.15, row + 0.25), 0.7, 0.55,

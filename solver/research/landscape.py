@@ -8,6 +8,7 @@ agree. The colours and terrain names live here for the same reason.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 from solver.rules.cards import BUILDINGS, SETTLEMENTS
@@ -37,6 +38,12 @@ class Cell:
     name: str  # the building's or settlement's printed name, else the item or ""
     bought: bool  # outside the starting heartland: a bought district or plot
     clergy: tuple[str, ...]  # "R prior", "R lay brother", ... standing on the space
+
+
+def name_lines(name: str, width: int = 12) -> list[str]:
+    """A building's name in lines that fit a space (at most three: "Cloister Chapter House"
+    needs them all, and a cut name would not match the text)."""
+    return textwrap.wrap(name, width, break_long_words=False)[:3]
 
 
 def clergy_at(state: State) -> dict[tuple[int, int, int], list[str]]:

@@ -8,6 +8,7 @@ picture).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from solver.rules import canonical as C
@@ -44,28 +45,32 @@ def _when(state: State) -> str:
     return f"round {state.round}"
 
 
-def rounds(variant: str, line: list[int]) -> list[RoundView]:
-    """The line replayed on the reference engine, grouped by round and settlement phase."""
+def replay_parts(variant: str, line: list[int]) -> Iterator[tuple[RoundView, State]]:
+    """The line replayed on the reference engine, one round or settlement phase at a time:
+    its view and the live state at its end (read it before the next step: it moves on)."""
     st = C.canonical_initial_state(variant)
-    out: list[RoundView] = []
     cur: tuple[str, int, list[str]] | None = None
 
-    def close(k: int):
+    def close(k: int) -> tuple[RoundView, State]:
         sc = st.score()[0].as_dict()
-        out.append(RoundView(cur[0], cur[1], cur[2], G.goods_string(st.g.owners[0].goods),
-                             sc, k))
+        return RoundView(cur[0], cur[1], cur[2], G.goods_string(st.g.owners[0].goods), sc,
+                         k), st
 
     for k, cid in enumerate(line):
         when = _when(st)
         if cur is None or cur[0] != when:
             if cur is not None:
-                close(k)
+                yield close(k)
             cur = (when, int(st.round), [])
         cur[2].append(action_text(st, cid))
         C.apply_canonical(st, cid)
     if cur is not None:
-        close(len(line))
-    return out
+        yield close(len(line))
+
+
+def rounds(variant: str, line: list[int]) -> list[RoundView]:
+    """The line replayed on the reference engine, grouped by round and settlement phase."""
+    return [view for view, _ in replay_parts(variant, line)]
 
 
 def state_after(variant: str, line: list[int]) -> State:
