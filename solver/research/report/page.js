@@ -263,16 +263,17 @@
     const lo = Math.min(...every), hi = Math.max(...every);
     const pad = Math.max(5, 0.25 * (hi - lo));
     const a = lo - pad, b = hi + pad;
-    const W = 900, l = 46, rr = 20, t = 26, dy = 12, H = t + dy * rows.length + 30;
+    const W = 900, l = 46, rr = 20, t = 34, dy = 12, H = t + dy * rows.length + 30;
     const X = (v) => l + (Math.max(a, Math.min(b, v)) - a) / (b - a) * (W - l - rr);
     const out = [`<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" class="sweepchart">`,
       `<text x="${l}" y="14" font-size="12" font-weight="600">final score by candidate ` +
-      `(rank order): bar mean with 95% interval, | each seed, * best; grey: clearly behind` +
+      `(rank order): bar mean with 95% interval, | each seed, \u2605 best; grey: clearly behind` +
       `</text>`];
-    for (let v = Math.ceil(a / 10) * 10; v <= b; v += 10) {
+    const every10 = b - a > 200 ? 20 : 10;
+    for (let v = Math.ceil(a / every10) * every10; v <= b; v += every10) {
       out.push(`<line x1="${X(v)}" x2="${X(v)}" y1="${t - 4}" y2="${H - 26}" ` +
-        `stroke="#e3e3e3"/><text x="${X(v)}" y="${H - 12}" font-size="9" ` +
-        `text-anchor="middle">${v}</text>`);
+        `stroke="#e3e3e3"/>` + [t - 6, H - 12].map((y) => `<text x="${X(v)}" y="${y}" ` +
+        `font-size="9" text-anchor="middle">${v}</text>`).join(""));
     }
     rows.forEach((r, i) => {
       const y = t + dy * i + dy / 2;
@@ -286,8 +287,8 @@
       out.push(`<circle cx="${X(r.mean)}" cy="${y}" r="2.6" fill="${colour}"/>`);
       (r.scores || []).forEach((s) => out.push(`<line x1="${X(s)}" x2="${X(s)}" ` +
         `y1="${y - 4}" y2="${y + 4}" stroke="#000"/>`));
-      out.push(`<text x="${X(r.best)}" y="${y + 4}" font-size="11" fill="#c0302b" ` +
-        `text-anchor="middle">*</text></g>`);
+      out.push(`<text x="${X(r.best)}" y="${y + 4}" font-size="10" fill="#c0302b" ` +
+        `text-anchor="middle">\u2605</text></g>`);
     });
     out.push("</svg>");
     return out.join("");
@@ -444,5 +445,11 @@
 
   const views = { line: renderLine, sweep: renderSweep, tuning: renderTuning };
   const shown = views[P.view]();
+  // #row=N opens the candidate ranked N (a link to one line of a sweep).
+  const asked = /^#row=(\d+)$/.exec(location.hash);
+  if (asked && P.view === "sweep") {
+    const i = shown.rows.findIndex((r) => r.rank === +asked[1]);
+    if (i >= 0) shown.openRow(i); // not scrolled to: headless screenshots then draw nothing
+  }
   if (location.hash === "#selftest") selftest(P.view === "sweep" ? shown : null);
 })();
