@@ -79,22 +79,22 @@
       out.push(`<rect x="${x}" y="${y}" width="${S}" height="${S}" fill="` +
         `${C.terrain[terrain] || "#ddd"}" stroke="${bought ? "#333" : "#555"}" stroke-width="` +
         `${bought ? 1.4 : 0.8}"${bought ? ' stroke-dasharray="5 3"' : ""}/>`);
-      out.push(`<text x="${x + 3}" y="${y + 10}" font-size="8" fill="#333">` +
+      out.push(`<text x="${x + 3}" y="${y + S - 3}" font-size="7.5" fill="#333">` +
         `${esc(C.terrainName[terrain] || "")}</text>`);
       const it = item ? P.items[item] : null;
       if (it && (it[0] === "forest" || it[0] === "moor")) {
-        out.push(`<rect x="${x + 10}" y="${y + 17}" width="${S - 20}" height="${S - 30}" ` +
-          `fill="${C.item[it[0]]}" opacity="0.85"/><text x="${x + S / 2}" y="${y + S / 2 + 4}" ` +
+        out.push(`<rect x="${x + 10}" y="${y + 12}" width="${S - 20}" height="${S - 30}" ` +
+          `fill="${C.item[it[0]]}" opacity="0.85"/><text x="${x + S / 2}" y="${y + S / 2}" ` +
           `font-size="10" fill="#fff" text-anchor="middle">${esc(it[0])}</text>`);
       } else if (it) {
         const settlement = it[0] === "settlement";
         out.push(`<g><title>${esc(it[1])} (${esc(item)})</title><rect x="${x + 5}" ` +
-          `y="${y + 13}" width="${S - 10}" height="${S - 21}" rx="4" fill="${C.item[it[0]]}" ` +
+          `y="${y + 6}" width="${S - 10}" height="${S - 20}" rx="4" fill="${C.item[it[0]]}" ` +
           `stroke="${settlement ? "#7a5a00" : "#5a4632"}" stroke-width="0.9"/>` +
-          `<text x="${x + S / 2}" y="${y + 24}" font-size="10" font-weight="bold" ` +
+          `<text x="${x + S / 2}" y="${y + 18}" font-size="10" font-weight="bold" ` +
           `text-anchor="middle">${esc(item)}</text>`);
         const size = Math.min(8.4, 8.4 * 12 / Math.max(12, ...it[2].map((ln) => ln.length)));
-        it[2].forEach((ln, j) => out.push(`<text x="${x + S / 2}" y="${y + 35 + 9 * j}" ` +
+        it[2].forEach((ln, j) => out.push(`<text x="${x + S / 2}" y="${y + 29 + 9 * j}" ` +
           `font-size="${size.toFixed(1)}" text-anchor="middle">${esc(ln)}</text>`));
         out.push("</g>");
       }
