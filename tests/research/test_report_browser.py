@@ -27,9 +27,9 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH or
                                 "/usr/bin/chromium: the browser check needs Debian's chromium")
 
 
-def run_in_browser(page: Path) -> tuple[str, list[str]]:
-    """The self-check's text from the page's DOM after its script ran, and the console lines
-    the browser logged for it."""
+def run_in_browser(page: Path) -> tuple[str, list[str], str]:
+    """The self-check's text from the page's DOM after its script ran, the console lines
+    the browser logged for it, and the DOM."""
     res = subprocess.run(
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
          "--v=0", "--virtual-time-budget=5000", "--dump-dom", page.as_uri() + "#selftest"],
@@ -37,16 +37,18 @@ def run_in_browser(page: Path) -> tuple[str, list[str]]:
     m = re.search(r'<pre id="selftest">(.*?)</pre>', res.stdout, re.S)
     console = [ln for ln in res.stderr.splitlines() if ":CONSOLE" in ln]
     return (m.group(1) if m else f"no self-check in the DOM (exit {res.returncode}): "
-            + res.stderr[-2000:]), console
+            + res.stderr[-2000:]), console, res.stdout
 
 
-def check(page: Path, *expected: str) -> str:
-    verdict, console = run_in_browser(page)
+def check(page: Path, *expected: str) -> tuple[str, str]:
+    """The page's self-check passed, nothing on the console, each ``expected`` text in the
+    verdict; (the verdict, the DOM)."""
+    verdict, console, dom = run_in_browser(page)
     assert console == [], console
     assert verdict.endswith("SELFTEST PASS"), verdict
     for text in expected:
         assert text in verdict
-    return verdict
+    return verdict, dom
 
 
 def test_the_full_line_page_works_in_chromium(tmp_path):
@@ -58,12 +60,17 @@ def test_the_full_line_page_works_in_chromium(tmp_path):
 def test_a_sweep_page_sorts_and_opens_a_line_in_chromium(tmp_path):
     data = json.loads(SWEEP.read_text())
     data["rows"] = data["rows"][:6]
+    for i, row in enumerate(data["rows"]):  # as a format-2 record has them
+        row["p_holm"] = round(1 - 0.15 * i, 2)
     small = tmp_path / "sweep.json"
     small.write_text(json.dumps(data))
     out = tmp_path / "sweep.html"
     R.write_report(small, out)
-    check(out, "sorting by mean puts 6 rows", "a click on a row draws its line",
-          "the drawn landscape changed")
+    _, dom = check(out, "sorting by mean puts 6 rows", "a click on a row draws its line",
+                   "the drawn landscape changed")
+    assert '<th data-key="p_holm"' in dom and ">0.250</td>" in dom
+    low = min(data["rows"], key=lambda r: (r["mean"], r["rank"]))  # first once sorted up
+    assert f"Candidate {low['candidate']} (rank {low['rank']})" in dom
 
 
 @pytest.mark.slow
@@ -71,6 +78,6 @@ def test_the_committed_sweep_page_sorts_282_rows_without_a_stall(tmp_path):
     out = tmp_path / "sweep.html"
     R.write_report(SWEEP, out, workers=2)
     assert out.stat().st_size < 5_000_000
-    verdict = check(out, "sorting by mean puts 282 rows", "a click on a row draws its line")
+    verdict, _ = check(out, "sorting by mean puts 282 rows", "a click on a row draws its line")
     sort_ms = float(re.search(r"sort time: ([\d.]+) ms", verdict).group(1))
     assert sort_ms < 200  # two sorts of 282 rows: a stall would be hundreds of ms

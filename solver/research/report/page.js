@@ -116,7 +116,7 @@
 
   function chartSvg(series, n, k, opts) {
     // series: [{name, colour, ys, stack}], stacked ones first; k: the marked row.
-    const W = 560, H = 230, l = 40, r = 120, t = 22, b = 26;
+    const W = 600, H = 230, l = 40, r = 160, t = 22, b = 26;
     const iw = W - l - r, ih = H - t - b;
     let top = 1;
     const base = new Array(n).fill(0);
@@ -395,8 +395,8 @@
       (d.note ? `<p class="note">${esc(d.note)}</p>` : "") + chart +
       `<h2>Weights</h2><table class="rounds"><thead><tr><th>weight</th><th>value</th>` +
       `<th>at the start</th></tr></thead><tbody>` + names.map((k) => `<tr><td>${esc(k)}</td>` +
-        `<td class="num">${fmt(d.weights[k], 3)}</td><td class="num">` +
-        `${d.start && k in d.start ? fmt(d.start[k], 3) : ""}</td></tr>`).join("") +
+        `<td class="num">${d.weights[k].toFixed(3)}</td><td class="num">` +
+        `${d.start && k in d.start ? d.start[k].toFixed(3) : ""}</td></tr>`).join("") +
       `</tbody></table>`;
   }
 
