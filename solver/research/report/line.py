@@ -52,8 +52,8 @@ def line_data(variant: str, line: list[int], strings: Strings, items: dict) -> d
     Each row: ``w`` when (round or settlement phase), ``a`` its actions (indices into
     ``strings``), ``g`` the player's goods counts (in goods.NAMES order), ``s`` the score so
     far (total, goods, economic, dwelling), ``d`` the spaces that changed
-    ([owner, col, row, terrain, item, clergy, bought]), ``n`` actions played by its end. ``error``: the
-    text of the first action the reference engine refused (the rows stop before it)."""
+    ([owner, col, row, terrain, item, clergy, bought]), ``n`` actions played by its end.
+    ``error``: the first action the reference engine refused (the rows stop before it)."""
     st = C.canonical_initial_state(variant)
     before = _spaces(st)
     _items(st, items)
