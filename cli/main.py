@@ -18,6 +18,7 @@ from cli.options import (
     variant_option,
 )
 from cli.bench import register as register_bench
+from cli.report import register as register_report
 from cli.research import register as register_research
 from cli.review import register as register_review
 from cli.solo import register as register_solo
@@ -272,6 +273,7 @@ register_review(main)
 register_bench(main)
 register_solo(main)
 register_tune(main)
+register_report(main)
 
 if __name__ == "__main__":
     main()

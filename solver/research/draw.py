@@ -6,15 +6,11 @@ from __future__ import annotations
 
 import textwrap
 
-from solver.rules.cards import BUILDINGS, SETTLEMENTS
 from solver.rules.game import State
 
-from .show import COLS, HEARTLAND_ROWS, RoundView, clergy_at
-
-TERRAIN_COLOUR = {"W": "#7fb3e6", "C": "#e8d9a0", "P": "#b9dc8c", "H": "#8fb464",
-                  "M": "#a3a3a3", ".": "#c8c8c8"}
-TERRAIN_NAME = {"W": "water", "C": "coast", "P": "plains", "H": "hillside", "M": "mountain"}
-OWNER_COLOUR = {"R": "#c0302b", "G": "#2e8b3a", "B": "#2d5fb0", "W": "#f4f4f4"}
+from .landscape import (COLS, ITEM_COLOUR, OWNER_COLOUR, TERRAIN_COLOUR, TERRAIN_NAME, cells,
+                        name_lines)
+from .show import RoundView
 
 
 def _pyplot():
@@ -44,44 +40,35 @@ def draw_landscape(ax, state: State, owner: int = 0, title: str = "") -> None:
     """Terrain, buildings with names, settlements, forests/moors, clergy, bought land."""
     from matplotlib.patches import FancyBboxPatch, Rectangle
 
-    land = state.g.owners[owner].land
-    clergy = clergy_at(state)
-    lo, hi = land.rows()
-    for (col, row), (terrain, item) in land.cells.items():
-        bought = row not in HEARTLAND_ROWS or not 0 <= col <= 4  # outside the heartland
-        ax.add_patch(Rectangle((col, row), 1, 1, facecolor=TERRAIN_COLOUR.get(terrain, "#ddd"),
-                               edgecolor="#555" if not bought else "#333",
-                               linewidth=0.8 if not bought else 1.4,
-                               linestyle="-" if not bought else (0, (4, 2))))
-        if terrain in TERRAIN_NAME:
-            ax.text(col + 0.04, row + 0.96, TERRAIN_NAME[terrain], fontsize=5.5,
+    lo, hi = state.g.owners[owner].land.rows()
+    for c in cells(state, owner):
+        col, row = c.col, c.row
+        ax.add_patch(Rectangle((col, row), 1, 1,
+                               facecolor=TERRAIN_COLOUR.get(c.terrain, "#ddd"),
+                               edgecolor="#333" if c.bought else "#555",
+                               linewidth=1.4 if c.bought else 0.8,
+                               linestyle=(0, (4, 2)) if c.bought else "-"))
+        if c.terrain in TERRAIN_NAME:
+            ax.text(col + 0.04, row + 0.96, TERRAIN_NAME[c.terrain], fontsize=5.5,
                     color="#333", va="bottom", ha="left")
-        if item in BUILDINGS:
-            b = BUILDINGS[item]
+        if c.kind in ("building", "cloister", "settlement"):
+            settlement = c.kind == "settlement"
             ax.add_patch(FancyBboxPatch((col + 0.08, row + 0.2), 0.84, 0.62,
                                         boxstyle="round,pad=0.01,rounding_size=0.06",
-                                        facecolor="#c9a27a" if b.cloister else "#fdf6e3",
-                                        edgecolor="#5a4632", linewidth=0.8))
-            ax.text(col + 0.5, row + 0.33, item, fontsize=7.5, weight="bold", ha="center",
+                                        facecolor=ITEM_COLOUR[c.kind],
+                                        edgecolor="#7a5a00" if settlement else "#5a4632",
+                                        linewidth=1 if settlement else 0.8))
+            ax.text(col + 0.5, row + 0.3, c.item, fontsize=7.5, weight="bold", ha="center",
                     va="center")
-            ax.text(col + 0.5, row + 0.6, "\n".join(textwrap.wrap(b.name, 12)[:2]),
+            ax.text(col + 0.5, row + 0.6, "\n".join(name_lines(c.name)),
                     fontsize=5.6, ha="center", va="center", linespacing=0.95)
-        elif item in SETTLEMENTS:
-            s = SETTLEMENTS[item]
-            ax.add_patch(FancyBboxPatch((col + 0.08, row + 0.2), 0.84, 0.62,
-                                        boxstyle="round,pad=0.01,rounding_size=0.06",
-                                        facecolor="#f2c14e", edgecolor="#7a5a00", linewidth=1))
-            ax.text(col + 0.5, row + 0.33, item, fontsize=7.5, weight="bold", ha="center",
-                    va="center")
-            ax.text(col + 0.5, row + 0.6, "\n".join(textwrap.wrap(s.name, 12)[:2]),
-                    fontsize=5.6, ha="center", va="center", linespacing=0.95)
-        elif item in ("forest", "moor"):
+        elif c.kind in ("forest", "moor"):
             ax.add_patch(Rectangle((col + 0.15, row + 0.25), 0.7, 0.55,
-                                   facecolor="#2f6b2f" if item == "forest" else "#6b4a2f",
-                                   edgecolor="none", alpha=0.85))
-            ax.text(col + 0.5, row + 0.53, item, fontsize=7, color="white", ha="center",
+                                   facecolor=ITEM_COLOUR[c.kind], edgecolor="none",
+                                   alpha=0.85))
+            ax.text(col + 0.5, row + 0.53, c.kind, fontsize=7, color="white", ha="center",
                     va="center")
-        for k, who in enumerate(clergy.get((owner, col, row), [])):
+        for k, who in enumerate(c.clergy):
             colour, kind = who.split(" ", 1)
             ax.add_patch(_disc(col + 0.82 - 0.2 * k, row + 0.86,
                                0.11 if kind == "prior" else 0.075,
@@ -186,19 +173,17 @@ def sweep_chart(rows: list[dict], title: str, paths: list[str]) -> None:
     plt.close(fig)
 
 
-def _short(text: str, width: int = 80) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def _tick_label(row: dict, width: int = 80) -> str:
-    """A candidate's label for the chart: one line, or one line per turn when it is long
-    (openings often share a long first turn: cut at the end, two rows would look alike)."""
+    """A candidate's label for the chart: one line, or each turn on its own lines, wrapped at
+    ``width`` (openings often share a long first turn: all of it shows, nothing is cut)."""
     head = f"{row['rank']}. {'* ' if row.get('recorded') else ''}"
     text = row["label"]
     if len(head + text) <= width:
         return head + text
     turns = text.split(" | ")
-    return "\n".join(_short((head if i == 0 else "") + t, width) for i, t in enumerate(turns))
+    return "\n".join(line for i, t in enumerate(turns)
+                     for line in textwrap.wrap((head if i == 0 else "") + t, width,
+                                               subsequent_indent="    "))
 
 
 def review_chart(rows: list[dict], own: int, title: str, paths: list[str]) -> None:

@@ -25,12 +25,8 @@ def building_name(bid: str) -> str:
 
 def action_text(state: State, cid: int) -> str:
     """A canonical action in this state, as text with building names (a neutral build names
-    the building: the next one of the display, as the canonical space builds them)."""
-    text = C.canonical_to_string(state, cid)
-    if text.startswith("NEUTRAL BUILD at") and state.g.display:
-        b = min(state.g.display, key=lambda x: (int(x[1:]), x))
-        text = text.replace("NEUTRAL BUILD", f"NEUTRAL BUILD {b}")
-    return with_names(text)
+    the building it places: ``NEUTRAL BUILD Priory (G06) at (2, 0)``)."""
+    return with_names(C.canonical_to_string(state, cid))
 
 
 def line_text(variant: str, line: list[int], state: State | None = None) -> list[str]:

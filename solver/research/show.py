@@ -8,18 +8,17 @@ picture).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from solver.rules import canonical as C
 from solver.rules import goods as G
-from solver.rules.cards import BUILDINGS, SETTLEMENTS
 from solver.rules.game import State
 
+from .landscape import COLS, HEARTLAND_ROWS, cells
 from .names import action_text
 
-COLS = tuple(range(-2, 7))
 CELL = 7  # characters per space in the text map
-HEARTLAND_ROWS = (0, 1)
 FEATURE = {"forest": "Fo", "moor": "Mo"}  # short labels of the text map
 
 
@@ -46,28 +45,32 @@ def _when(state: State) -> str:
     return f"round {state.round}"
 
 
-def rounds(variant: str, line: list[int]) -> list[RoundView]:
-    """The line replayed on the reference engine, grouped by round and settlement phase."""
+def replay_parts(variant: str, line: list[int]) -> Iterator[tuple[RoundView, State]]:
+    """The line replayed on the reference engine, one round or settlement phase at a time:
+    its view and the live state at its end (read it before the next step: it moves on)."""
     st = C.canonical_initial_state(variant)
-    out: list[RoundView] = []
     cur: tuple[str, int, list[str]] | None = None
 
-    def close(k: int):
+    def close(k: int) -> tuple[RoundView, State]:
         sc = st.score()[0].as_dict()
-        out.append(RoundView(cur[0], cur[1], cur[2], G.goods_string(st.g.owners[0].goods),
-                             sc, k))
+        return RoundView(cur[0], cur[1], cur[2], G.goods_string(st.g.owners[0].goods), sc,
+                         k), st
 
     for k, cid in enumerate(line):
         when = _when(st)
         if cur is None or cur[0] != when:
             if cur is not None:
-                close(k)
+                yield close(k)
             cur = (when, int(st.round), [])
         cur[2].append(action_text(st, cid))
         C.apply_canonical(st, cid)
     if cur is not None:
-        close(len(line))
-    return out
+        yield close(len(line))
+
+
+def rounds(variant: str, line: list[int]) -> list[RoundView]:
+    """The line replayed on the reference engine, grouped by round and settlement phase."""
+    return [view for view, _ in replay_parts(variant, line)]
 
 
 def state_after(variant: str, line: list[int]) -> State:
@@ -83,17 +86,6 @@ def cell_label(item) -> str:
     if item is None:
         return ""
     return FEATURE.get(item, item)
-
-
-def clergy_at(state: State) -> dict[tuple[int, int, int], list[str]]:
-    """(owner, col, row) -> clergy standing there ("prior", "lay brother"), of every owner."""
-    out: dict[tuple[int, int, int], list[str]] = {}
-    for o in state.g.owners:
-        for i, pos in enumerate(o.clergy):
-            if pos is not None:
-                kind = "prior" if i == o.prior else "lay brother"
-                out.setdefault(tuple(pos), []).append(f"{o.colour} {kind}")
-    return out
 
 
 def land_parts(state: State, owner: int = 0) -> list[str]:
@@ -118,27 +110,25 @@ def text_map(state: State, owner: int = 0) -> str:
     """One line per landscape row: each space as ``T:CONTENT`` (terrain code, then what stands
     there), ``*`` marking a space with a clergyman on it; a legend of the buildings follows."""
     land = state.g.owners[owner].land
-    clergy = clergy_at(state)
+    spaces = {(c.col, c.row): c for c in cells(state, owner)}
     lo, hi = land.rows()
     head = "r\\c " + "".join(f"{c:^{CELL}}" for c in COLS)  # rows down, columns across
     lines = [head]
     for row in range(lo, hi + 1):
         parts = []
         for col in COLS:
-            c = land.cells.get((col, row))
+            c = spaces.get((col, row))
             if c is None:
                 parts.append(" " * CELL)
                 continue
-            mark = "*" if (owner, col, row) in clergy else ""
-            label = cell_label(c[1])
-            parts.append(f"{c[0]}:{label}{mark}"[:CELL].ljust(CELL))
+            mark = "*" if c.clergy else ""
+            parts.append(f"{c.terrain}:{cell_label(c.item)}{mark}"[:CELL].ljust(CELL))
         lines.append(f"{row:>3} " + "".join(parts).rstrip())
-    names = sorted({c[1] for c in land.cells.values() if c[1] in BUILDINGS
-                    or c[1] in SETTLEMENTS})
-    legend = [f"  {i}: {BUILDINGS[i].name if i in BUILDINGS else SETTLEMENTS[i].name}"
-              for i in names]
-    here = [f"  ({c}, {r}): " + ", ".join(who) for (o, c, r), who in sorted(clergy.items())
-            if o == owner]
+    named = sorted({(c.item, c.name) for c in spaces.values()
+                    if c.kind in ("building", "cloister", "settlement")})
+    legend = [f"  {i}: {name}" for i, name in named]
+    here = [f"  ({c.col}, {c.row}): " + ", ".join(c.clergy)
+            for c in sorted(spaces.values(), key=lambda c: (c.col, c.row)) if c.clergy]
     lines.append("terrain: W water, C coast, P plains, H hillside, M mountain; Fo forest, "
                  "Mo moor; * clergy on the space; spaces are (column, row)")
     return "\n".join(lines + (["buildings and settlements:"] + legend if legend else [])

@@ -441,7 +441,7 @@ def _to_canonical(state: State, aid: int) -> int | None:
     if k == "FREE_USE":
         return FREE0 + b
     if k == "NEUTRAL_BUILD":
-        if a.building != min(state.g.display, key=lambda x: (int(x[1:]), x)):
+        if a.building != neutral_next_building(state):
             return None
         return NBUILD0 + 5 * a.row + a.col
     return None
@@ -590,9 +590,19 @@ def describe_id(cid: int) -> str:
     return f"<canonical {cid}>"
 
 
+def neutral_next_building(state: State) -> str | None:
+    """The building a canonical neutral build places: the display's lowest-numbered one
+    (None when the display is empty)."""
+    return min(state.g.display, key=lambda x: (int(x[1:]), x)) if state.g.display else None
+
+
 def canonical_to_string(state: State, cid: int) -> str:
-    """Readable text of a canonical id in this state (option labels resolved)."""
+    """Readable text of a canonical id in this state (option labels resolved, the neutral's
+    building named: ``NEUTRAL BUILD G07 at (2, 0)``)."""
     f = state.frame
+    if NBUILD0 <= cid < NBUILD0 + 10 and neutral_next_building(state):
+        return describe_id(cid).replace("NEUTRAL BUILD", "NEUTRAL BUILD "
+                                        + neutral_next_building(state))
     if (isinstance(f, (F.OptionFrame, F.PriorBonusFrame))
             and OPT0 <= cid < OPT0 + N_OPTIONS):
         o = cid - OPT0

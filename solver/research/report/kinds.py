@@ -1,0 +1,180 @@
+"""Which page a record makes, by its ``kind``: one small builder per kind of record.
+
+A builder takes the record's JSON and its path and returns a `Page`: the script's renderer
+(``view``), a title, the page's data and the lines it holds. A new kind of record (a review:
+``{"kind": "review", "rounds": [{"round", "value", "line"}, ...]}``) is one more builder
+registered with ``@builder(KIND)`` and, if it needs one, one renderer in the page's script.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+
+from solver.search import records
+from solver.search.evaluation import weights as W
+
+from .. import sweep as SW
+from .line import Strings, line_data
+
+
+class ReportError(Exception):
+    """A record the report cannot read: its message names the file and the problem."""
+
+
+@dataclass
+class Page:
+    """What the page shows: ``view`` picks the script's renderer."""
+
+    view: str
+    title: str
+    data: dict
+    lines: list[dict] = field(default_factory=list)  # each line's rows, drawn when opened
+    strings: Strings = field(default_factory=Strings)
+    items: dict = field(default_factory=dict)  # item id -> [kind, name, name lines]
+    verified: str = ""  # one sentence: what the reference engine confirmed
+
+
+BUILDERS: dict[str, Callable[..., Page]] = {}
+
+
+def builder(kind: str):
+    """Register the page builder of records of ``kind``."""
+    def register(f):
+        BUILDERS[kind] = f
+        return f
+    return register
+
+
+def build(data: dict, source: str, workers: int = 1) -> Page:
+    """The page of a record's JSON (ReportError for a kind no builder knows)."""
+    kind = data.get("kind") if isinstance(data, dict) else None
+    if kind not in BUILDERS:
+        known = ", ".join(repr(k) for k in BUILDERS)
+        raise ReportError(f"{source}: no report for a record of kind {kind!r} (known: {known})")
+    return BUILDERS[kind](data, source, workers=workers)
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _need(data: dict, source: str, fields: dict) -> None:
+    for key, typ in fields.items():
+        if not isinstance(data.get(key), typ):
+            raise ReportError(f"{source}: field {key!r} is missing or not a {typ.__name__}")
+
+
+def _variant(data: dict, source: str) -> str:
+    if data.get("variant") not in ("ireland", "france"):
+        raise ReportError(f"{source}: unknown variant {data.get('variant')!r}")
+    return data["variant"]
+
+
+def provenance(data: dict, keys: tuple[str, ...]) -> list[list]:
+    """The record's own account of how it was made: [name, value] pairs, in ``keys`` order."""
+    return [[k, data[k]] for k in keys if k in data]
+
+
+# ===== a solo line ==============================================================================
+
+@builder(records.KIND)
+def line_page(data: dict, source: str, workers: int = 1) -> Page:
+    """A solo line record: its rounds, landscapes and charts, replayed and verified."""
+    _need(data, source, {"line": list, "score": dict})
+    variant = _variant(data, source)
+    ok, message, _ = records.verify_record(data)
+    page = Page("line", f"{source}: {variant}, {data['score'].get('total')} points", {})
+    page.lines.append(line_data(variant, data["line"], page.strings, page.items))
+    page.verified = (f"{'Verified' if ok else 'NOT verified'} on the reference engine "
+                     f"(solver.rules) when this page was written, {_now()}: {message}.")
+    page.data = {"source": source, "variant": variant, "score": data["score"], "ok": ok,
+                 "provenance": provenance(data, (
+                     "command", "commit", "versions", "variant", "profile", "algorithm",
+                     "parameters", "seed", "nodes", "wall_seconds", "score")),
+                 "stages": data.get("stages", [])}
+    return page
+
+
+# ===== a sweep (openings, analyse) ==============================================================
+
+ROW_KEYS = ("rank", "candidate", "label", "recorded", "best", "best_seed", "mean", "ci",
+            "diff", "diff_ci", "clearly_behind", "p", "p_holm", "scores", "gap")
+
+
+def _best_line(row: dict) -> list[int] | None:
+    for run in row.get("runs", []):
+        if run.get("seed") == row.get("best_seed"):
+            return run.get("line")
+    return None
+
+
+def _replay(job: tuple[str, list[int]]) -> tuple[dict, list[str], dict]:
+    """One line's rows with its own string table (a worker process's share of a sweep)."""
+    strings, items = Strings(), {}
+    rows = line_data(job[0], job[1], strings, items)
+    return rows, strings.items, items
+
+
+@builder(SW.KIND)
+def sweep_page(data: dict, source: str, workers: int = 1) -> Page:
+    """A sweep record: its table and chart, and each candidate's best line on a click."""
+    _need(data, source, {"rows": list})
+    variant = _variant(data, source)
+    rows = data["rows"]
+    jobs = [(variant, _best_line(r) or []) for r in rows]
+    page = Page("sweep", f"{source}: {data.get('sweep', 'sweep')} of {len(rows)} candidates, "
+                f"{variant}", {})
+    parallel = workers > 1 and len(jobs) > 1
+    failed = []
+    with ProcessPoolExecutor(max_workers=workers) if parallel else nullcontext() as pool:
+        done = (pool.map(_replay, jobs, chunksize=max(1, len(jobs) // (8 * workers)))
+                if parallel else map(_replay, jobs))
+        for row, (line, texts, items) in zip(rows, done):
+            for part in line["rows"]:  # this worker's string indices into the page's table
+                part["a"] = [page.strings(texts[i]) for i in part["a"]]
+            page.items.update(items)
+            page.lines.append(line)
+            end = line["rows"][-1]["s"][0]
+            if line["error"] or not line.get("terminal") or end != row.get("best"):
+                failed.append(f"candidate {row.get('candidate')}")
+    page.verified = (f"Each candidate's best line replayed on the reference engine "
+                     f"(solver.rules) when this page was written, {_now()}: "
+                     + (f"{len(rows) - len(failed)} of {len(rows)} end the game on the "
+                        f"recorded best; not confirmed: {', '.join(failed)}." if failed else
+                        f"all {len(rows)} end the game on the recorded best."))
+    page.data = {"source": source, "variant": variant, "sweep": data.get("sweep"),
+                 "rows": [{k: r[k] for k in ROW_KEYS if k in r} for r in rows],
+                 "statistics": data.get("statistics"),
+                 "provenance": provenance(data, (
+                     "command", "commit", "versions", "variant", "profile", "position",
+                     "budget", "seeds", "jobs", "wall_seconds"))}
+    return page
+
+
+# ===== a tuning record (a weights file) =========================================================
+
+@builder(W.KIND)
+def tuning_page(data: dict, source: str, workers: int = 1) -> Page:
+    """A weights file: its weights and, for a tuning record, the tuning's history."""
+    variant = _variant(data, source)
+    try:
+        W.parse(data, source)
+    except W.WeightsError as e:
+        raise ReportError(str(e)) from None
+    tuning = data.get("tuning") or {}
+    page = Page("tuning", f"{source}: {variant} evaluation weights", {})
+    page.verified = ("A weights file holds no line to replay; its weights were checked as "
+                     "`ora-solve solo --weights` reads them.")
+    page.data = {"source": source, "variant": variant, "weights": data["weights"],
+                 "start": tuning.get("start_weights"), "history": tuning.get("history", []),
+                 "note": data.get("note"),
+                 "provenance": provenance(tuning, (
+                     "command", "commit", "versions", "method", "seed", "beam", "population",
+                     "generations", "generations_run", "training_seeds", "holdout_seeds",
+                     "objective", "start_training", "best_training", "holdout", "interrupted",
+                     "wall_seconds", "workers"))}
+    return page
