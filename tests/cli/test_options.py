@@ -24,6 +24,7 @@ OPTIONS = {
     "perft": "--variant --depth --divide --profile",
     "play": "--variant --random --seed --json --profile",
     "replay": "--profile --json",
+    "report": "--html --jobs",
     "review": "--variant --rounds --seeds --beam --time-limit --weights --jobs --cluster "
               "--quiet --top --out --best-out --resume",
     "selfcheck": "--variant --games --seed --quiet",
