@@ -175,9 +175,13 @@ def sweep_chart(rows: list[dict], title: str, paths: list[str]) -> None:
     ax.set_yticks(ys, labels, fontsize=6.5)
     ax.invert_yaxis()
     how = "Holm-corrected" if all("p_holm" in r for r in rows) else "uncorrected"
+    race = any("round" in r for r in rows)
     ax.set_xlabel("final score (bar: mean with 95% t-interval over seeds; |: each seed; "
                   "*: best, a lower bound on the value; grey: clearly behind the leader, "
-                  f"{how}; bars clipped to the plot)", fontsize=8)
+                  f"{how}; bars clipped to the plot)"
+                  + ("\nrace: each row at the round of its statistics (a dropped row at the "
+                     "round that dropped it, against that round's leader)" if race else ""),
+                  fontsize=8)
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(title, fontsize=9)
     fig.tight_layout()
@@ -191,10 +195,15 @@ def _short(text: str, width: int = 80) -> str:
 
 def _tick_label(row: dict, width: int = 80) -> str:
     """A candidate's label for the chart: one line, or one line per turn when it is long
-    (openings often share a long first turn: cut at the end, two rows would look alike)."""
+    (openings often share a long first turn: cut at the end, two rows would look alike); a
+    race's row says the round, width and seeds of its statistics."""
     head = f"{row['rank']}. {'* ' if row.get('recorded') else ''}"
     text = row["label"]
-    if len(head + text) <= width:
-        return head + text
+    at = "" if "round" not in row else (
+        f"[{'dropped in ' if row['dropped'] else ''}round {row['round']}: width "
+        f"{row['width']} x {len(row['seeds'])} seeds]")
+    if len(head + text + at) + 2 <= width:
+        return head + text + ("  " + at if at else "")
     turns = text.split(" | ")
-    return "\n".join(_short((head if i == 0 else "") + t, width) for i, t in enumerate(turns))
+    return "\n".join([_short((head if i == 0 else "") + t, width) for i, t in enumerate(turns)]
+                     + ([at] if at else []))

@@ -9,7 +9,9 @@ Holm's correction puts clearly behind the leader are dropped. The survivors go o
 the seeds and twice the width (at most the final width) until at most ``top`` remain, or the
 next round does not fit in what is left of the budget: the sum of the width over every job
 the race uses (width x seeds units), or a time limit for the whole race. A round that cannot
-run whole does not start.
+run whole does not start; when the doubled step does not fit, the width alone, then the
+seeds alone are doubled instead, so the budget is not left unspent for want of a round that
+is twice as dear as the one before.
 
 A job is keyed by (candidate, seed, width), so a later round reuses the jobs an earlier one
 ran at the same width (once the width is final, a round adds only seeds), and a resumed race
@@ -60,13 +62,20 @@ def more_seeds(first: list[int], n: int) -> list[int]:
     return out
 
 
-def ladder(first: list[int], width: int):
-    """The race's steps, without end: round 1 at ``start_width`` on the given seeds, then
-    ``GROWTH`` times the seeds and the width (the width at most ``width``) each round."""
-    w, n = start_width(width), len(first)
-    while True:
-        yield Step(w, more_seeds(first, n))
-        w, n = min(width, GROWTH * w), GROWTH * n
+def first_step(first: list[int], width: int) -> Step:
+    """Round 1: ``start_width`` on the given seeds."""
+    return Step(start_width(width), list(first))
+
+
+def next_steps(step: Step, first: list[int], width: int) -> list[Step]:
+    """The next round's options, the preferred first: ``GROWTH`` times the seeds and the
+    width (the width at most ``width``), else the width alone, else the seeds alone (so a
+    race whose budget does not allow the whole step still spends it on a smaller one)."""
+    w, n = min(width, GROWTH * step.width), GROWTH * len(step.seeds)
+    options = [Step(w, more_seeds(first, n))]
+    if w > step.width:
+        options += [Step(w, list(step.seeds)), Step(step.width, more_seeds(first, n))]
+    return options
 
 
 def job_key(candidate: int, seed: int, width: int) -> str:
@@ -79,12 +88,16 @@ def first_cost(candidates: int, first: list[int], width: int) -> int:
     return candidates * len(first) * start_width(width)
 
 
-def check(candidates: int, first: list[int], width: int, budget: int | None) -> None:
+def check(candidates: int, first: list[int], width: int, budget: int | None,
+          top: int = 1) -> None:
     """RaceError unless a race of these can start."""
     if candidates < 2:
         raise RaceError(f"--race needs at least two candidates (there "
                         f"{'is one' if candidates == 1 else 'are none'}): a flat sweep "
                         "ranks one")
+    if candidates <= top:
+        raise RaceError(f"--race with --top {top}: the {candidates} candidates are already "
+                        "at most that many (give a smaller --top, or drop --race)")
     cost = first_cost(candidates, first, width)
     if budget is not None and cost > budget:
         raise RaceError(f"--budget {budget} is too small for the first round: {candidates} "
@@ -116,17 +129,23 @@ def run(candidates: list[SW.Candidate], first: list[int], width: int, *,
     before a round that does not fit in ``budget`` (width x seeds units) or, as estimated
     from the seconds of the jobs so far on ``workers`` workers, in ``time_limit`` seconds
     from the start."""
-    check(len(candidates), first, width, budget)
+    check(len(candidates), first, width, budget, top)
     t0 = clock()
     race, alive, used, seconds = Race(), list(candidates), set(), 0.0
-    for number, step in enumerate(ladder(first, width), start=1):
-        jobs = make_jobs(alive, step.seeds, step.width)
-        new = [j for j in jobs if j.key not in used]
-        cost = step.width * len(new)
-        why = _no_room(number, step, cost, race.spent, budget, seconds, time_limit,
-                       clock() - t0, workers)
-        if why:
-            race.stopped = why
+    options, number = [first_step(first, width)], 0
+    while True:
+        number += 1
+        whys = []
+        for step in options:  # the first that fits
+            jobs = make_jobs(alive, step.seeds, step.width)
+            new = [j for j in jobs if j.key not in used]
+            cost = step.width * len(new)
+            whys.append(_no_room(number, step, cost, race.spent, budget, seconds, time_limit,
+                                 clock() - t0, workers))
+            if whys[-1] is None:
+                break
+        else:
+            race.stopped = _stop_reason(number, whys)
             break
         results = run_jobs(jobs, f"round {number} (width {step.width}, "
                                  f"{len(step.seeds)} seeds)")
@@ -146,7 +165,8 @@ def run(candidates: list[SW.Candidate], first: list[int], width: int, *,
         race.final = rows
         out = {r["candidate"] for r in dropped}
         alive = [c for c in alive if c.index not in out]
-        if len(alive) <= max(1, top):
+        options = next_steps(step, first, width)
+        if len(alive) <= top:
             race.stopped = (f"separated: {len(alive)} candidate"
                             f"{' remains' if len(alive) == 1 else 's remain'} after round "
                             f"{number} (--top {top})")
@@ -159,20 +179,30 @@ def run(candidates: list[SW.Candidate], first: list[int], width: int, *,
 
 
 def _no_room(number, step, cost, spent, budget, seconds, time_limit, elapsed,
-             workers) -> str:
-    """Why round ``number`` cannot run whole (empty if it can): the budget, or the time
-    its jobs would take at the rate of the jobs so far (round 1 always runs: the budget
-    was checked, and there is no rate yet)."""
-    what = f"round {number} (width {step.width}, {len(step.seeds)} seeds) would cost {cost}"
+             workers) -> tuple[str, str] | None:
+    """Why round ``number`` cannot run ``step`` whole (None if it can): ("budget", what is
+    left), or ("time", ...) when its jobs would overrun the time limit at the rate of the
+    jobs so far (round 1 always runs: the budget was checked, and there is no rate yet)."""
+    what = f"width {step.width} x {len(step.seeds)} seeds would cost {cost}"
     if budget is not None and spent + cost > budget:
-        return f"budget: {what}, and {budget - spent} of --budget {budget} is left"
+        return ("budget", f"the {budget - spent} left of --budget {budget}", what)
     if time_limit is not None and number > 1 and spent:
         estimate = seconds / spent * cost / max(1, workers)
         if elapsed + estimate > time_limit:
-            return (f"time: {what}, about {estimate:.0f} s at the rate so far, and "
-                    f"{max(0.0, time_limit - elapsed):.0f} s of --time-limit "
-                    f"{time_limit:g} is left")
-    return ""
+            return ("time", f"the {max(0.0, time_limit - elapsed):.0f} s left of --time-limit "
+                            f"{time_limit:g}", f"{what}, about {estimate:.0f} s")
+    return None
+
+
+def _stop_reason(number: int, whys: list[tuple[str, str, str]]) -> str:
+    """Why no option of round ``number`` fits, one clause per limit."""
+    out = []
+    for kind in ("budget", "time"):
+        mine = [w for w in whys if w[0] == kind]
+        if mine:
+            out.append(f"{kind}: no round {number} fits in {mine[0][1]} ("
+                       + "; ".join(w[2] for w in mine) + ")")
+    return "; ".join(out)
 
 
 def _round_record(number, step, rows, dropped, cost, spent) -> dict:

@@ -54,10 +54,14 @@ def _race(runner=None, **kw):
 
 
 def test_the_ladder_doubles_seeds_and_width_up_to_the_final_width():
-    steps = RC.ladder([0, 1, 2], 20)
-    got = [(s.width, s.seeds) for s in (next(steps) for _ in range(4))]
-    assert got == [(5, [0, 1, 2]), (10, [0, 1, 2, 3, 4, 5]), (20, list(range(12))),
-                   (20, list(range(24)))]
+    step = RC.first_step([0, 1, 2], 20)
+    assert (step.width, step.seeds) == (5, [0, 1, 2])
+    steps = [(s.width, len(s.seeds)) for s in RC.next_steps(step, [0, 1, 2], 20)]
+    assert steps == [(10, 6), (10, 3), (5, 6)]  # both, else the width, else the seeds
+    final = RC.Step(20, list(range(12)))
+    assert [(s.width, s.seeds) for s in RC.next_steps(final, [0, 1, 2], 20)] == [
+        (20, list(range(24)))]  # at the final width only the seeds grow
+    assert RC.next_steps(RC.Step(15, [0]), [0], 20)[0].width == 20
     assert RC.more_seeds([4, 9], 4) == [4, 9, 10, 11]
     assert RC.start_width(3) == 1 and RC.start_width(1) == 1 and RC.start_width(100) == 25
 
@@ -107,7 +111,7 @@ def test_the_budget_is_never_exceeded(budget):
     assert race.spent == sum(width_of.values()) <= budget
     assert race.stopped.startswith(("budget: ", "separated: "))
     if race.stopped.startswith("budget: "):
-        assert f"of --budget {budget} is left" in race.stopped
+        assert f"left of --budget {budget} (width " in race.stopped
 
 
 def test_a_round_at_the_final_width_runs_only_the_new_seeds():
@@ -117,12 +121,23 @@ def test_a_round_at_the_final_width_runs_only_the_new_seeds():
     assert [(rd["width"], len(rd["seeds"]), rd["cost"]) for rd in race.rounds] == [
         (2, 3, 30), (4, 6, 120), (8, 12, 480), (8, 24, 8 * 5 * 12)][: len(race.rounds)]
     assert len(race.rounds) == 3 and race.spent == 630  # round 4 (480 more) does not fit
-    assert race.stopped == ("budget: round 4 (width 8, 24 seeds) would cost 480, and 370 of "
-                            "--budget 1000 is left")
+    assert race.stopped == ("budget: no round 4 fits in the 370 left of --budget 1000 "
+                            "(width 8 x 24 seeds would cost 480)")
     alike = Runner(alike.job)
     race = _race(alike, budget=1110)
     assert len(race.rounds) == 4 and race.spent == 1110
     assert sum(k.endswith("-w8") for k in alike.ran) == 5 * 24  # round 3's 12 seeds reused
+
+
+def test_a_step_too_dear_for_the_budget_gives_way_to_a_smaller_one():
+    alike = Runner(lambda p: fake_job(p | {"candidate": 0}))
+    race = _race(alike, budget=100)
+    # round 2 doubled would cost 5 x 6 x 4 = 120 > 70 left: the width alone is doubled (60)
+    assert [(rd["width"], len(rd["seeds"]), rd["cost"]) for rd in race.rounds] == [
+        (2, 3, 30), (4, 3, 60)]
+    assert race.spent == 90 and race.stopped == (
+        "budget: no round 3 fits in the 10 left of --budget 100 (width 8 x 6 seeds would cost "
+        "240; width 8 x 3 seeds would cost 120; width 4 x 6 seeds would cost 60)")
 
 
 def test_a_race_that_cannot_start_says_why():
@@ -142,7 +157,7 @@ def test_the_time_limit_stops_before_a_round_that_would_overrun():
         return {j.key: fake_job(j.payload) for j in jobs}
 
     race = _race(runner, budget=None, time_limit=3.0, clock=lambda: now[0])
-    assert race.stopped.startswith("time: round ")
+    assert race.stopped.startswith("time: no round ")
     assert now[0] <= 3.0 + 1e-9
 
 
