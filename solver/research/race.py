@@ -189,9 +189,13 @@ def _no_room(number, step, cost, spent, budget, seconds, time_limit, elapsed,
     if time_limit is not None and number > 1 and spent:
         estimate = seconds / spent * cost / max(1, workers)
         if elapsed + estimate > time_limit:
-            return ("time", f"the {max(0.0, time_limit - elapsed):.0f} s left of --time-limit "
-                            f"{time_limit:g}", f"{what}, about {estimate:.0f} s")
+            return ("time", f"the {_secs(max(0.0, time_limit - elapsed))} s left of "
+                            f"--time-limit {time_limit:g}", f"{what}, about {_secs(estimate)} s")
     return None
+
+
+def _secs(x: float) -> str:
+    return f"{x:.0f}" if x >= 10 else f"{x:.1f}"
 
 
 def _stop_reason(number: int, whys: list[tuple[str, str, str]]) -> str:
