@@ -127,11 +127,11 @@ def run(candidates: list[SW.Candidate], first: list[int], width: int, *,
     :func:`job_key`; ``run_jobs(jobs, desc)`` runs them (the finished ones reused) and
     returns every result by key. The race stops when at most ``top`` candidates remain, or
     before a round that does not fit in ``budget`` (width x seeds units) or, as estimated
-    from the seconds of the jobs so far on ``workers`` workers, in ``time_limit`` seconds
-    from the start."""
+    from the seconds of the jobs so far on ``workers`` workers (or the last round's wall
+    time per unit, if more), in ``time_limit`` seconds from the start."""
     check(len(candidates), first, width, budget, top)
     t0 = clock()
-    race, alive, used, seconds = Race(), list(candidates), set(), 0.0
+    race, alive, used, seconds, rate = Race(), list(candidates), set(), 0.0, 0.0
     options, number = [first_step(first, width)], 0
     while True:
         number += 1
@@ -140,19 +140,25 @@ def run(candidates: list[SW.Candidate], first: list[int], width: int, *,
             jobs = make_jobs(alive, step.seeds, step.width)
             new = [j for j in jobs if j.key not in used]
             cost = step.width * len(new)
-            whys.append(_no_room(number, step, cost, race.spent, budget, seconds, time_limit,
-                                 clock() - t0, workers))
+            whys.append(_no_room(number, step, cost, race.spent, budget, rate, time_limit,
+                                 clock() - t0))
             if whys[-1] is None:
                 break
         else:
             race.stopped = _stop_reason(number, whys)
             break
+        started = clock()
         results = run_jobs(jobs, f"round {number} (width {step.width}, "
                                  f"{len(step.seeds)} seeds)")
         used.update(j.key for j in new)
         race.spent += cost
         race.jobs += len(new)
         seconds += sum(float(results[j.key].get("seconds", 0.0)) for j in new)
+        # seconds per width unit: the jobs' own time over the workers, or the last round's
+        # wall time (overheads, idle workers) if that is more; a resumed round is quick, so
+        # the first stays
+        rate = max(seconds / race.spent / max(1, workers),
+                   (clock() - started) / cost if cost else 0.0)
         flat = {f"c{c.index:04d}-s{s}": results[job_key(c.index, s, step.width)]
                 for c in alive for s in step.seeds}
         rows = SW.table_rows(alive, flat, step.seeds, rank_by)
@@ -178,16 +184,17 @@ def run(candidates: list[SW.Candidate], first: list[int], width: int, *,
     return race
 
 
-def _no_room(number, step, cost, spent, budget, seconds, time_limit, elapsed,
-             workers) -> tuple[str, str] | None:
+def _no_room(number, step, cost, spent, budget, rate, time_limit,
+             elapsed) -> tuple[str, str, str] | None:
     """Why round ``number`` cannot run ``step`` whole (None if it can): ("budget", what is
-    left), or ("time", ...) when its jobs would overrun the time limit at the rate of the
-    jobs so far (round 1 always runs: the budget was checked, and there is no rate yet)."""
+    left, what it would cost), or ("time", ...) when its jobs would overrun the time limit
+    at ``rate`` seconds per width unit (round 1 always runs: the budget was checked, and
+    there is no rate yet)."""
     what = f"width {step.width} x {len(step.seeds)} seeds would cost {cost}"
     if budget is not None and spent + cost > budget:
         return ("budget", f"the {budget - spent} left of --budget {budget}", what)
     if time_limit is not None and number > 1 and spent:
-        estimate = seconds / spent * cost / max(1, workers)
+        estimate = rate * cost
         if elapsed + estimate > time_limit:
             return ("time", f"the {_secs(max(0.0, time_limit - elapsed))} s left of "
                             f"--time-limit {time_limit:g}", f"{what}, about {_secs(estimate)} s")

@@ -200,3 +200,22 @@ def test_a_killed_race_resumes_to_the_identical_table(tmp_path, after):
     assert len(ran) == whole.jobs - after  # the finished jobs were reused
     assert RC.format_table(again) == RC.format_table(whole)
     assert again.rounds == whole.rounds and again.stopped == whole.stopped
+
+
+def worker_pid(payload: dict) -> dict:
+    import os
+
+    return {"pid": os.getpid()}
+
+
+def test_the_local_pool_keeps_its_workers_from_round_to_round():
+    # a race runs one batch of jobs per round: a pool spawned per round would load the
+    # kernels again in every round
+    jobs = [J.Job(f"j{i}", {"i": i}) for i in range(6)]
+    with J.LocalBackend(2) as pool:
+        first = {r["pid"] for _, r in pool.run(worker_pid, jobs)}
+        second = {r["pid"] for _, r in pool.run(worker_pid, jobs)}
+    assert second <= first and len(first) <= 2
+    with pool:  # closed: a new pool
+        third = {r["pid"] for _, r in pool.run(worker_pid, jobs)}
+    assert not third & first
