@@ -330,13 +330,13 @@ def race_spec(command: str, race: bool, budget, time_limit, top, n: int, seeds, 
     """(budget, time limit, top K) of a race (None without ``--race``); ``--budget``
     defaults to what the flat sweep of ``n`` candidates would cost, unless a time limit is
     given. Exit 2 for --budget without --race."""
+    from solver.research.race import default_budget
+
     if not race:
         if budget is not None:
             fail(command, "--budget is the budget of a race: give --race too")
         return None
-    if budget is None and time_limit is None:
-        budget = n * len(seeds) * width
-    return budget, time_limit, top
+    return budget or default_budget(n, seeds, width, time_limit), time_limit, top
 
 
 @click.command("openings")

@@ -88,6 +88,13 @@ def first_cost(candidates: int, first: list[int], width: int) -> int:
     return candidates * len(first) * start_width(width)
 
 
+def default_budget(candidates: int, seeds: list[int], width: int,
+                   time_limit: float | None) -> int | None:
+    """A race's budget when none is given: what the flat sweep of the same command costs
+    (candidates x seeds x width), so the two spend alike; none when a time limit is given."""
+    return None if time_limit is not None else candidates * len(seeds) * width
+
+
 def check(candidates: int, first: list[int], width: int, budget: int | None,
           top: int = 1) -> None:
     """RaceError unless a race of these can start."""
