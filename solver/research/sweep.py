@@ -433,5 +433,23 @@ def verify_sweep(data: dict, progress=None, workers: int = 1) -> list[str]:
             verdicts.append(verdict)
             if progress:
                 progress()
-    return [f"candidate {candidate} seed {run['seed']}: {message}"
-            for (candidate, run), (ok, message, _) in zip(runs, verdicts) if not ok]
+    bad = [f"candidate {candidate} seed {run['seed']}: {message}"
+           for (candidate, run), (ok, message, _) in zip(runs, verdicts) if not ok]
+    return bad + (race_agrees(data) if "race" in data else [])
+
+
+def race_agrees(data: dict) -> list[str]:
+    """Where a race record's statistics do not rest on its lines: a row's scores that are
+    not its runs' scores, or a drop whose round and scores are not its row's."""
+    bad = [f"candidate {r['candidate']}: its scores {r['scores']} are not its lines' "
+           f"{[x['score']['total'] for x in r['runs']]}"
+           for r in data.get("rows", []) if "scores" in r and "runs" in r
+           and r["scores"] != [x["score"]["total"] for x in r["runs"]]]
+    rows = {r["candidate"]: r for r in data.get("rows", [])}
+    for rd in (data.get("race") or {}).get("rounds", []):
+        for d in rd["dropped"]:
+            row = rows.get(d["candidate"])
+            if row is None or row.get("round") != rd["round"] or row["scores"] != d["scores"]:
+                bad.append(f"candidate {d['candidate']}: dropped in round {rd['round']}, "
+                           "but its row does not show that round's scores")
+    return bad

@@ -103,3 +103,13 @@ def test_a_resumed_race_on_two_workers_gives_the_identical_table(race, tmp_path)
     assert [{k: v for k, v in r.items() if k != "runs"} for r in a["rows"]] == \
         [{k: v for k, v in r.items() if k != "runs"} for r in b["rows"]]
     assert a["race"] == b["race"] and strip(a)["statistics"] == strip(b)["statistics"]
+
+
+def test_replay_refuses_a_race_whose_rows_do_not_show_its_drops(race, tmp_path):
+    out, _ = race
+    data = json.loads(out.read_text())
+    data["race"]["rounds"][1]["dropped"][0]["scores"][0] += 1
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    rep = CliRunner().invoke(main, ["replay", str(path)])
+    assert rep.exit_code == 1 and "but its row does not show that round's scores" in rep.output
