@@ -118,8 +118,18 @@ def sweep_options(f):
     f = quiet_option(f)
     f = cluster_option(f)
     f = jobs_option(f)
-    f = time_limit_option("Seconds per job (tables then depend on machine load).")(f)
-    f = beam_option(default=100, help="Beam width of every job.")(f)
+    f = time_limit_option("Seconds per job (tables then depend on machine load); with "
+                          "--race, seconds for the whole race (no round starts that would "
+                          "overrun them).")(f)
+    f = click.option("--budget", type=click.IntRange(min=1), default=None,
+                     help="With --race: width x seeds units for the whole race, the sum of "
+                          "the width of every job [default: the flat sweep's, candidates x "
+                          "seeds x --beam, unless --time-limit is given].")(f)
+    f = click.option("--race", is_flag=True,
+                     help="Race: round 1 at a quarter of --beam on --seeds, then the clearly "
+                          "behind dropped and seeds and width doubled each round (up to "
+                          "--beam) until --top remain or the budget is spent.")(f)
+    f = beam_option(default=100, help="Beam width of every job (a race's final width).")(f)
     f = click.option("--seeds", default="0,1,2", show_default=True,
                      help="Comma-separated search seeds; every candidate gets the same seeds.")(f)
     return weights_option(f)
@@ -150,6 +160,22 @@ def run_jobs(command: str, task, jobs, run_dir, backend, *, desc: str, quiet: bo
     (Ctrl-C or SIGTERM) that stopped it if one did (the results are then the finished jobs).
     A job that cannot be saved (a full disk) stops it at once, exit 1; a cluster failure,
     exit 2. The finished jobs stay saved in every case (``noun``: what the jobs are)."""
+    from solver.research import rundir as R
+
+    keys = {j.key for j in jobs}
+    results, signal_name = guarded(
+        command, run_dir, backend,
+        lambda: R.run_sweep(task, jobs, run_dir, backend, progress=not quiet, desc=desc),
+        lambda: saved_jobs(run_dir, jobs), noun)
+    if signal_name is not None:
+        results = {k: v for k, v in run_dir.finished().items() if k in keys}
+    return results, signal_name
+
+
+def guarded(command: str, run_dir, backend, work, where, noun: str = "jobs"):
+    """``work()`` (which runs jobs on the backend, closed after) and None, or None and the
+    signal (Ctrl-C or SIGTERM) that stopped it. A job that cannot be saved stops it at once,
+    exit 1 (``where()``: how many jobs are saved); a cluster failure, exit 2."""
     from solver import jobs as J
     from solver.research import rundir as R
     from solver.search import records
@@ -157,39 +183,25 @@ def run_jobs(command: str, task, jobs, run_dir, backend, *, desc: str, quiet: bo
     with R.SignalsStop() as stopper:
         try:
             with backend:
-                return R.run_sweep(task, jobs, run_dir, backend, progress=not quiet,
-                                   desc=desc), None
+                return work(), None
         except KeyboardInterrupt:
-            keys = {j.key for j in jobs}
-            return {k: v for k, v in run_dir.finished().items() if k in keys}, stopper.name
+            return None, stopper.name
         except records.Unsaved as e:
-            unsaved(command, e, f"; stopped: {saved_jobs(run_dir, jobs)}; free some space and "
-                                "run the same command with --resume for the rest")
+            unsaved(command, e, f"; stopped: {where()}; free some space and run the same "
+                                "command with --resume for the rest")
         except J.BackendError as e:
             fail(command, f"{e}; the {len(run_dir.finished())} finished {noun} are saved in "
                           f"{run_dir.path}/ (--resume runs the rest)")
 
 
-def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, workers, cluster,
-               out, resume, command, rank_by, top, title, weights=None,
-               quiet: bool = False) -> dict:
-    """Run (or resume) a sweep, print its table, write its record, CSV and chart."""
+def _flat(kind, position, candidates, seeds, width, time_limit, backend, run_dir, quiet,
+          command, rank_by, top, weights):
+    """A flat sweep's jobs run: its rows, record and table text."""
     import time as _time
 
-    from solver.research import rundir as R
     from solver.research import sweep as SW
-    from solver.search import records
 
-    if not out.startswith("results/sweeps/"):
-        check_outputs(kind, *SW.output_paths(out))
     jobs = SW.make_jobs(position, candidates, seeds, width, time_limit, weights)
-    backend = make_backend(kind, workers, cluster)  # before anything is written
-    if out.startswith("results/sweeps/"):
-        Path("results/sweeps").mkdir(parents=True, exist_ok=True)
-        check_outputs(kind, *SW.output_paths(out))
-    run_dir = open_run_dir(kind, backend, lambda: R.RunDir(
-        SW.run_dir_of(out), SW.manifest(kind, position, candidates, seeds, width, time_limit,
-                                        weights), resume))
     click.echo(f"{kind}: {len(candidates)} candidates x {len(seeds)} seeds = {len(jobs)} jobs, "
                f"beam {width}" + (f", {time_limit:g} s per job" if time_limit else "")
                + f", {backend.describe()}; finished jobs in {run_dir.path}/", err=True)
@@ -206,7 +218,88 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
     record = SW.make_record(kind=kind, command=command, position=position, seeds=seeds,
                             width=width, time_limit=time_limit, rows=rows, seconds=seconds,
                             jobs=len(jobs), weights=weights)
-    click.echo(SW.format_table(rows, top, spread=kind == "analyse"))  # before any write
+    return rows, record, SW.format_table(rows, top, spread=kind == "analyse"), (
+        f"{len(jobs)} jobs ({len(jobs) - before} run now), {seconds:.1f} s")
+
+
+def _race(kind, position, candidates, seeds, width, race, backend, run_dir, quiet, command,
+          rank_by, top, weights):
+    """A race's rounds run: its rows, record and table text."""
+    import time as _time
+
+    from solver.research import race as RC
+    from solver.research import rundir as R
+    from solver.research import sweep as SW
+
+    budget, time_limit, target = race
+    click.echo(f"{kind}: race of {len(candidates)} candidates, width "
+               f"{RC.start_width(width)} on {len(seeds)} seeds first, seeds and width x"
+               f"{RC.GROWTH} each round up to width {width}, until at most {target} remain"
+               + (f" or {budget} width x seeds units are spent" if budget else "")
+               + (f" or {time_limit:g} s have passed" if time_limit else "")
+               + f"; {backend.describe()}; finished jobs in {run_dir.path}/", err=True)
+    t0 = _time.perf_counter()
+    before = len(run_dir.finished())
+    where = [""]
+
+    def run_round(jobs, desc):
+        where[0] = desc
+        return R.run_sweep(SW.SEARCH, jobs, run_dir, backend, progress=not quiet,
+                           desc=f"{kind} {desc}")
+
+    done, signal_name = guarded(
+        kind, run_dir, backend,
+        lambda: RC.run(candidates, seeds, width, make_jobs=RC.search_jobs(position, weights),
+                       run_jobs=run_round, rank_by=rank_by, top=target, budget=budget,
+                       time_limit=time_limit, workers=backend.workers),
+        lambda: f"{where[0]}; {len(run_dir.finished())} jobs saved in {run_dir.path}/")
+    if signal_name is not None:
+        stopped(f"\nstopped in {where[0]}: {len(run_dir.finished())} jobs of the race saved "
+                f"in {run_dir.path}/; run the same command with --resume for the rest",
+                signal_name)
+    seconds = _time.perf_counter() - t0
+    record = RC.make_record(done, kind=kind, command=command, position=position, first=seeds,
+                            width=width, budget=budget, time_limit=time_limit, top=target,
+                            seconds=seconds, weights=weights)
+    ran = len(run_dir.finished()) - before
+    return done.rows, record, RC.format_table(done, top, spread=kind == "analyse"), (
+        f"race: {len(done.rounds)} rounds, {done.jobs} jobs ({ran} run now), "
+        f"{done.spent} width x seeds units, {seconds:.1f} s")
+
+
+def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, workers, cluster,
+               out, resume, command, rank_by, top, title, weights=None,
+               quiet: bool = False, race=None) -> dict:
+    """Run (or resume) a sweep, or with ``race`` = (budget, time limit, top K) a race, print
+    its table, write its record, CSV and chart."""
+    from solver.research import race as RC
+    from solver.research import rundir as R
+    from solver.research import sweep as SW
+    from solver.search import records
+
+    if race is not None:
+        with failing(kind, RC.RaceError):
+            RC.check(len(candidates), seeds, width, race[0], race[2])
+    if not out.startswith("results/sweeps/"):
+        check_outputs(kind, *SW.output_paths(out))
+    backend = make_backend(kind, workers, cluster)  # before anything is written
+    if out.startswith("results/sweeps/"):
+        Path("results/sweeps").mkdir(parents=True, exist_ok=True)
+        check_outputs(kind, *SW.output_paths(out))
+    manifest = SW.manifest(kind, position, candidates, seeds, width, time_limit, weights)
+    if race is not None:  # a race's jobs are keyed by their width; its budget may grow
+        manifest |= {"race": True, "time_limit": None}
+    run_dir = open_run_dir(kind, backend, lambda: R.RunDir(SW.run_dir_of(out), manifest,
+                                                           resume))
+    if race is None:
+        rows, record, table, summary = _flat(kind, position, candidates, seeds, width,
+                                             time_limit, backend, run_dir, quiet, command,
+                                             rank_by, top, weights)
+    else:
+        rows, record, table, summary = _race(kind, position, candidates, seeds, width, race,
+                                             backend, run_dir, quiet, command, rank_by, top,
+                                             weights)
+    click.echo(table)  # before any write
     every_job = (f"; every job is saved in {run_dir.path}/: run the same command with "
                  "--resume to write the outputs again")
     try:
@@ -225,13 +318,25 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
                        f"{p}): {SW.continuation(position, r)}")
     bad = [f"candidate {r['candidate']} seed {run['seed']}" for r in rows for run in r["runs"]
            if not run["verified"]]
-    click.echo(f"{len(jobs)} jobs ({len(jobs) - before} run now), "
-               f"{seconds:.1f} s; written: {', '.join(paths)}")
+    click.echo(f"{summary}; written: {', '.join(paths)}")
     if bad:
         click.echo(f"{kind}: {len(bad)} lines do not replay on the reference engine: "
                    + "; ".join(bad[:5]), err=True)
         sys.exit(1)
     return record
+
+
+def race_spec(command: str, race: bool, budget, time_limit, top, n: int, seeds, width):
+    """(budget, time limit, top K) of a race (None without ``--race``); ``--budget``
+    defaults to what the flat sweep of ``n`` candidates would cost, unless a time limit is
+    given. Exit 2 for --budget without --race."""
+    from solver.research.race import default_budget
+
+    if not race:
+        if budget is not None:
+            fail(command, "--budget is the budget of a race: give --race too")
+        return None
+    return budget or default_budget(n, seeds, width, time_limit), time_limit, top
 
 
 @click.command("openings")
@@ -241,9 +346,12 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
 @click.option("--file", "openings_file", type=click.Path(dir_okay=False), default=None,
               help="Sweep these openings instead: one per line, kennerspiel moves separated "
                    "by ';'.")
+@click.option("--top", type=click.IntRange(min=1), default=None,
+              help="Rows of the table to print [default: all]; with --race, race until at "
+                   "most this many remain [default: 1].")
 @sweep_options
-def openings(variant, turns, openings_file, seeds, beam, time_limit, workers, cluster, out,
-             resume, weights_file, quiet):
+def openings(variant, turns, openings_file, top, seeds, beam, race, budget, time_limit,
+             workers, cluster, out, resume, weights_file, quiet):
     """Compare openings under one budget and paired seeds: a ranked table, JSON, CSV, chart."""
     from solver.research import positions as P
     from solver.research import sweep as SW
@@ -274,24 +382,30 @@ def openings(variant, turns, openings_file, seeds, beam, time_limit, workers, cl
     else:
         candidates = SW.openings(base, turns)
         what = f"the {len(candidates)} distinct openings of {turns} turns"
+    spec = race_spec("openings", race, budget, time_limit, top or 1, len(candidates),
+                     seed_list, beam)
     out = out or (f"results/sweeps/openings-{variant}-{'t' + str(turns) if turns else 'file'}"
-                  f"-beam{beam}.json")
+                  f"-beam{beam}{'-race' if race else ''}.json")
     command = records.command_line("openings", [
         ("--variant", variant), ("--turns", turns), ("--file", openings_file),
-        ("--seeds", seeds), ("--beam", beam), ("--time-limit", time_limit),
-        ("--weights", weights_file), ("--out", out)])
-    title = (f"{variant}: {what}, beam {beam}, seeds {seeds} (ranked by mean)")
+        ("--top", top), ("--seeds", seeds), ("--beam", beam), ("--race", race),
+        ("--budget", budget), ("--time-limit", time_limit), ("--weights", weights_file),
+        ("--out", out)])
+    title = (f"{variant}: {what}, beam {beam}, seeds {seeds} (ranked by mean)" if not race else
+             f"{variant}: race of {what} up to beam {beam}, from seeds {seeds} (ranked by "
+             "mean; dropped rows at the round that dropped them)")
     _run_sweep("openings", base, candidates, seed_list, beam, time_limit, workers, cluster,
-               out, resume, command, "mean", None, title, weights, quiet)
+               out, resume, command, "mean", top, title, weights, quiet, spec)
 
 
 @click.command("analyse")
 @variant_option(help="Game variant (taken from a record given with --from).")
 @position_options
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Rows of the table to print (every turn is searched and ranked).")
+              help="Rows of the table to print (every turn is searched and ranked); with "
+                   "--race, race until at most this many remain.")
 @sweep_options
-def analyse(variant, top, seeds, beam, time_limit, workers, cluster, out, resume,
+def analyse(variant, top, seeds, beam, race, budget, time_limit, workers, cluster, out, resume,
             weights_file, quiet, **where):
     """Every distinct next turn of a position, searched with one budget and paired seeds."""
     from solver.research import sweep as SW
@@ -313,16 +427,21 @@ def analyse(variant, top, seeds, beam, time_limit, workers, cluster, out, resume
         click.echo(f"forced (the only turn under the search policy): {f}", err=True)
     click.echo(f"position: {position.source}, round {position.round}, "
                f"{len(position.prefix)} actions", err=True)
+    spec = race_spec("analyse", race, budget, time_limit, top, len(candidates), seed_list,
+                     beam)
     out = out or (f"results/sweeps/analyse-{position.variant}-a{len(position.prefix)}-"
-                  f"beam{beam}.json")
+                  f"beam{beam}{'-race' if race else ''}.json")
     command = records.command_line("analyse", [
         ("--variant", variant), *position_words(**where, quote_opening=False), ("--top", top),
-        ("--seeds", seeds), ("--beam", beam), ("--time-limit", time_limit),
-        ("--weights", weights_file), ("--out", out)])
+        ("--seeds", seeds), ("--beam", beam), ("--race", race), ("--budget", budget),
+        ("--time-limit", time_limit), ("--weights", weights_file), ("--out", out)])
     title = (f"{position.variant}: the {len(candidates)} next turns at round {position.round} "
-             f"({position.source}), beam {beam}, seeds {seeds} (ranked by best)")
+             f"({position.source}), {'race up to ' if race else ''}beam {beam}, "
+             f"{'from ' if race else ''}seeds {seeds} (ranked by best"
+             f"{'; dropped rows at the round that dropped them' if race else ''})")
     record = _run_sweep("analyse", position, candidates, seed_list, beam, time_limit, workers,
-                        cluster, out, resume, command, "best", top, title, weights, quiet)
+                        cluster, out, resume, command, "best", top, title, weights, quiet,
+                        spec)
     mark = [r for r in record["rows"] if r["recorded"]]
     if mark:
         click.echo(f"* the turn the position's own line played ranks {mark[0]['rank']} of "
@@ -344,8 +463,10 @@ def replay_sweep(file: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({"confirmed": not bad, "lines": n, "failed": bad}))
     else:
-        click.echo(f"{file}: {data.get('sweep')} sweep, {len(data.get('rows', []))} candidates, "
-                   f"{n} lines")
+        race = data.get("race")
+        click.echo(f"{file}: {data.get('sweep')} {'race' if race else 'sweep'}, "
+                   f"{len(data.get('rows', []))} candidates, "
+                   + (f"{len(race['rounds'])} rounds, " if race else "") + f"{n} lines")
         click.echo("replay: " + ("every line confirmed on the reference engine" if not bad
                                  else f"FAILED: {len(bad)} lines: " + "; ".join(bad[:5])))
     if bad:

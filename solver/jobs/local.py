@@ -21,22 +21,36 @@ def _init_worker(threads: int) -> None:
 
 class LocalBackend(Backend):
     """A local process pool of ``workers`` processes (spawned: a clean Numba runtime each);
-    one worker runs the jobs in the calling process."""
+    one worker runs the jobs in the calling process. The pool lives from the first run to
+    :meth:`close`, so a race's rounds (or tune's generations) keep their warm workers."""
 
     def __init__(self, workers: int | None = None):
         self.workers = max(1, workers or os.cpu_count() or 1)
+        self._pool = None
+
+    def _executor(self):
+        if self._pool is None:
+            import multiprocessing as mp
+            from concurrent.futures import ProcessPoolExecutor
+
+            threads = max(1, (os.cpu_count() or 1) // self.workers)
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=mp.get_context("spawn"),
+                                             initializer=_init_worker, initargs=(threads,))
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
     def run(self, fn, jobs):
         if self.workers == 1 or len(jobs) <= 1:
             for job in jobs:
                 yield job, fn(job.payload)
             return
-        import multiprocessing as mp
-        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+        from concurrent.futures import FIRST_COMPLETED, wait
 
-        threads = max(1, (os.cpu_count() or 1) // self.workers)
-        pool = ProcessPoolExecutor(self.workers, mp_context=mp.get_context("spawn"),
-                                   initializer=_init_worker, initargs=(threads,))
+        pool = self._executor()
         finished = False
         try:
             pending = {}
@@ -55,4 +69,4 @@ class LocalBackend(Backend):
             if not finished:  # Ctrl-C, an error, or the consumer stopped: drop running jobs
                 for proc in list(getattr(pool, "_processes", {}).values()):
                     proc.terminate()
-            pool.shutdown(wait=True, cancel_futures=True)
+                self.close()

@@ -163,9 +163,13 @@ def sweep_chart(rows: list[dict], title: str, paths: list[str]) -> None:
     ax.set_yticks(ys, labels, fontsize=6.5)
     ax.invert_yaxis()
     how = "Holm-corrected" if all("p_holm" in r for r in rows) else "uncorrected"
+    race = any("round" in r for r in rows)
     ax.set_xlabel("final score (bar: mean with 95% t-interval over seeds; |: each seed; "
                   "*: best, a lower bound on the value; grey: clearly behind the leader, "
-                  f"{how}; bars clipped to the plot)", fontsize=8)
+                  f"{how}; bars clipped to the plot)"
+                  + ("\nrace: each row at the round of its statistics (a dropped row at the "
+                     "round that dropped it, against that round's leader)" if race else ""),
+                  fontsize=8)
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(title, fontsize=9)
     fig.tight_layout()
@@ -175,15 +179,20 @@ def sweep_chart(rows: list[dict], title: str, paths: list[str]) -> None:
 
 def _tick_label(row: dict, width: int = 80) -> str:
     """A candidate's label for the chart: one line, or each turn on its own lines, wrapped at
-    ``width`` (openings often share a long first turn: all of it shows, nothing is cut)."""
+    ``width`` (openings often share a long first turn: all of it shows, nothing is cut); a
+    race's row says the round, width and seeds of its statistics."""
     head = f"{row['rank']}. {'* ' if row.get('recorded') else ''}"
     text = row["label"]
-    if len(head + text) <= width:
-        return head + text
+    at = "" if "round" not in row else (
+        f"[{'dropped in ' if row['dropped'] else ''}round {row['round']}: width "
+        f"{row['width']} x {len(row['seeds'])} seeds]")
+    if len(head + text + at) + 2 <= width:
+        return head + text + ("  " + at if at else "")
     turns = text.split(" | ")
-    return "\n".join(line for i, t in enumerate(turns)
-                     for line in textwrap.wrap((head if i == 0 else "") + t, width,
-                                               subsequent_indent="    "))
+    return "\n".join([line for i, t in enumerate(turns)
+                      for line in textwrap.wrap((head if i == 0 else "") + t, width,
+                                                subsequent_indent="    ")]
+                     + ([at] if at else []))
 
 
 def review_chart(rows: list[dict], own: int, title: str, paths: list[str]) -> None:

@@ -238,14 +238,18 @@ def _p(x) -> str:
     return "<.001" if x < 0.001 else f"{x:.3f}"
 
 
-def format_table(rows: list[dict], top: int | None = None, spread: bool = False) -> str:
+def format_table(rows: list[dict], top: int | None = None, spread: bool = False,
+                 notes: list[str] | None = None, budget=None) -> str:
     """The ranked table as text (``spread``: also the spread over seeds and the gap to the
-    best score, as `analyse` shows them), then footnotes on what the columns mean. The
-    candidate comes last and whole: openings often share a long first turn, and a cut label
-    would make two rows look the same. Rows of a format-1 record (no p-values) render too."""
+    best score, as `analyse` shows them), then footnotes on what the columns mean (``notes``
+    instead of :func:`footnotes`). The candidate comes last and whole: openings often share a
+    long first turn, and a cut label would make two rows look the same. Rows of a format-1
+    record (no p-values) render too. ``budget(row)``: a column of the budget each row's
+    statistics come from (a race's rows differ)."""
     extra = f" {'spread':>6} {'gap':>5}" if spread else ""
+    where = f" {'budget':>9}" if budget else ""
     head = (f"{'#':>3} {'best':>5} {'mean':>7} {'95% CI':>15}{extra} "
-            f"{'diff to #1 (95% CI)':>26} {'p Holm':>6} {'behind':>6}  candidate")
+            f"{'diff to #1 (95% CI)':>26} {'p Holm':>6} {'behind':>6}{where}  candidate")
     out = [head]
     for r in rows[: top or len(rows)]:
         label = ("* " if r["recorded"] else "") + r["label"]
@@ -253,10 +257,11 @@ def format_table(rows: list[dict], top: int | None = None, spread: bool = False)
         diff = (f"{_f(r['diff'])} ({_f(r['diff_ci'][0])}..{_f(r['diff_ci'][1])})"
                 if r["rank"] > 1 else "leader")
         more = f" {_f(r['spread']):>6} {r['gap']:>5}" if spread else ""
+        at = f" {budget(r):>9}" if budget else ""
         out.append(f"{r['rank']:>3} {r['best']:>5} {_f(r['mean']):>7} {ci:>15}{more} "
                    f"{diff:>26} {_p(r.get('p_holm')):>6} "
-                   f"{'yes' if r['clearly_behind'] else '':>6}  {label}")
-    return "\n".join(out + footnotes(rows))
+                   f"{'yes' if r['clearly_behind'] else '':>6}{at}  {label}")
+    return "\n".join(out + (footnotes(rows) if notes is None else notes))
 
 
 def footnotes(rows: list[dict]) -> list[str]:
@@ -305,7 +310,7 @@ def write_best_lines(out: str, position, rows: list[dict], top: int, command: st
         run = next(x for x in r["runs"] if x["seed"] == r["best_seed"])
         sc = run["score"]
         rec = records.make_record(command=command, variant=position.variant, algorithm="beam",
-                                  params={"width": width, "time_limit": None},
+                                  params={"width": r.get("width", width), "time_limit": None},
                                   seed=run["seed"], nodes=run["nodes"],
                                   seconds=run["seconds"],
                                   score=(sc["total"], sc["goods"], sc["economic"],
@@ -334,6 +339,7 @@ CSV_FIELDS = ("rank", "candidate", "label", "moves", "recorded", "best", "best_s
               "ci_low", "ci_high", "spread", "gap", "diff", "diff_low", "diff_high",
               "clearly_behind", "scores", "p", "p_holm", "correction", "behind_uncorrected",
               "variance")
+RACE_FIELDS = ("round", "width", "seeds_run", "dropped")  # a race's rows add these
 
 
 def _csv_p(x) -> str:
@@ -344,11 +350,15 @@ def to_csv(rows: list[dict]) -> str:
     """The table as CSV (one row per candidate; scores in seed order, ``;``-separated).
     ``best`` is a lower bound on the candidate's value (its line exists); ``correction`` names
     the multiple-comparison correction of ``clearly_behind`` ("none" in a format-1 record),
-    ``p`` and ``p_holm`` the one-sided p of being behind #1, raw and Holm-adjusted."""
+    ``p`` and ``p_holm`` the one-sided p of being behind #1, raw and Holm-adjusted. A race's
+    rows add the round, width and number of seeds their statistics come from, and whether
+    the race dropped them there."""
+    race = bool(rows) and "round" in rows[0]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_FIELDS)
+    w.writerow(CSV_FIELDS + (RACE_FIELDS if race else ()))
     for r in rows:
+        more = [r["round"], r["width"], len(r["seeds"]), int(r["dropped"])] if race else []
         w.writerow([r["rank"], r["candidate"], r["label"], r["moves"], int(r["recorded"]),
                     r["best"], r["best_seed"], _f(r["mean"], 3), _f(r["ci"][0], 3),
                     _f(r["ci"][1], 3), _f(r["spread"], 3), r["gap"], _f(r["diff"], 3),
@@ -357,7 +367,7 @@ def to_csv(rows: list[dict]) -> str:
                     _csv_p(r.get("p_holm")),
                     stats.CORRECTION if "p_holm" in r else "none",
                     "" if "behind_uncorrected" not in r else int(r["behind_uncorrected"]),
-                    r.get("variance", "")])
+                    r.get("variance", "")] + more)
     return buf.getvalue()
 
 
@@ -423,5 +433,23 @@ def verify_sweep(data: dict, progress=None, workers: int = 1) -> list[str]:
             verdicts.append(verdict)
             if progress:
                 progress()
-    return [f"candidate {candidate} seed {run['seed']}: {message}"
-            for (candidate, run), (ok, message, _) in zip(runs, verdicts) if not ok]
+    bad = [f"candidate {candidate} seed {run['seed']}: {message}"
+           for (candidate, run), (ok, message, _) in zip(runs, verdicts) if not ok]
+    return bad + (race_agrees(data) if "race" in data else [])
+
+
+def race_agrees(data: dict) -> list[str]:
+    """Where a race record's statistics do not rest on its lines: a row's scores that are
+    not its runs' scores, or a drop whose round and scores are not its row's."""
+    bad = [f"candidate {r['candidate']}: its scores {r['scores']} are not its lines' "
+           f"{[x['score']['total'] for x in r['runs']]}"
+           for r in data.get("rows", []) if "scores" in r and "runs" in r
+           and r["scores"] != [x["score"]["total"] for x in r["runs"]]]
+    rows = {r["candidate"]: r for r in data.get("rows", [])}
+    for rd in (data.get("race") or {}).get("rounds", []):
+        for d in rd["dropped"]:
+            row = rows.get(d["candidate"])
+            if row is None or row.get("round") != rd["round"] or row["scores"] != d["scores"]:
+                bad.append(f"candidate {d['candidate']}: dropped in round {rd['round']}, "
+                           "but its row does not show that round's scores")
+    return bad
