@@ -9,6 +9,7 @@
     pos = api.position("ireland", record=line, at_round=20)    # where the line stood in round 20
     better = api.search(pos, beam=200, seed=1)                 # search on from there
     rows = api.sweep(api.position("ireland"), turns=1, beam=10, seeds=[0, 1])
+    rv = api.review(line, rounds=(30, 32), beam=20, seeds=[0])  # where it lost points
 
 Every call returns plain objects with named fields (dataclasses) or, for a sweep's table,
 a list of dicts that ``pandas.DataFrame(rows)`` takes as it is (pandas is not needed). Every
@@ -286,3 +287,72 @@ def sweep(start, *, turns: int | None = 1, next_turn: bool = False, beam: int = 
         with LocalBackend(jobs) as backend:
             results = R.run_sweep(SW.SEARCH, work, run_dir, backend, progress=False)
     return SW.table_rows(candidates, results, seeds, rank_by)
+
+
+# ===== review ===================================================================================
+
+@dataclass
+class Review:
+    """Where a line lost points (``ora-solve review``): ``rounds`` holds one dict per round
+    searched (``round``, ``value`` V(R): the best known final score through the line's
+    position at that round, ``found``, ``loss``, ``turn_text`` (the better turns),
+    ``own_turn_text``, ``line``, ``runs``); ``lost`` the rounds that lost points, most
+    first; ``best`` the best line known (the reviewed one unless a search beat it)."""
+
+    line: Line
+    rounds: list[dict]
+    lost: list[dict]
+    best: Line
+    record: dict = field(repr=False, default_factory=dict)
+
+
+def review(line: Line | str | Path, *, rounds: tuple[int, int] | int | None = None,
+           beam: int = 100, seeds=(0, 1, 2), jobs: int = 1) -> Review:
+    """Search from the position ``line`` reaches at the first turn of each round (all, one
+    round, or an inclusive ``(first, last)`` range) with a fixed-width beam on each seed,
+    as ``ora-solve review`` does, and say where the line lost points."""
+    from solver.jobs import LocalBackend
+    from solver.research import review as RV
+    from solver.research import rundir as R
+    from solver.research import sweep as SW
+    from solver.search import records
+
+    if not isinstance(line, Line):
+        line = load(line)
+    seeds = _seeds(seeds)
+    if isinstance(beam, bool) or not isinstance(beam, int) or beam < 1:
+        raise ApiError(f"beam must be a positive integer, not {beam!r}")
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ApiError(f"jobs must be a positive integer, not {jobs!r}")
+    full = position(record=line)
+    if not full.state.is_terminal():
+        raise ApiError(f"{line.source}: the line stops in round {full.round}, before the "
+                       "game ends; a review needs a complete game")
+    if isinstance(rounds, tuple):
+        text = f"{rounds[0]}-{rounds[1]}" if len(rounds) == 2 else repr(rounds)
+    else:
+        text = None if rounds is None else str(rounds)
+    try:
+        round_list = RV.parse_rounds(text, full.round)
+    except RV.ReviewError as e:
+        raise ApiError(str(e).replace("--rounds", "rounds")) from None
+    plan = RV.stops(line.variant, line.actions, round_list)
+    work = RV.make_jobs(line.variant, plan, seeds, beam, None)
+    own = asdict(line.score)
+    with tempfile.TemporaryDirectory(prefix="ora-solve-review-") as d:
+        run_dir = R.RunDir(Path(d) / "jobs", RV.manifest(line.variant, line.source,
+                                                         line.actions, plan, seeds, beam,
+                                                         None), resume=False)
+        with LocalBackend(jobs) as backend:
+            results = R.run_sweep(SW.SEARCH, work, run_dir, backend, progress=False)
+    rows = RV.review_rows(line.variant, line.actions, own, plan, results, seeds, full.round)
+    call = (f"solver.api.review({line.source!r}, rounds={rounds!r}, beam={beam}, "
+            f"seeds={seeds})")
+    rec = RV.make_record(command=call, variant=line.variant, source=line.source,
+                         line=line.actions, score=own, seeds=seeds, width=beam,
+                         time_limit=None, rows=rows, seconds=0.0, jobs=len(work))
+    better = RV.best_record(rec, call)
+    best = line if better is None else Line(
+        line.variant, list(better["line"]), Score.of(better["score"]), call,
+        better["wall_seconds"], better["nodes"], better)
+    return Review(line, rows, rec["lost"], best, rec)

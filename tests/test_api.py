@@ -66,3 +66,14 @@ def test_a_record_of_another_kind_is_refused(tmp_path):
     bad.write_text('{"kind": "openings"}')
     with pytest.raises(api.ApiError, match="not an ora-solve solo line record"):
         api.load(bad)
+
+
+def test_a_review_never_values_a_round_below_the_line(tmp_path):
+    line = api.load(LINE)
+    rv = api.review(line, rounds=32, beam=4, seeds=[0])
+    assert [r["round"] for r in rv.rounds] == [32]
+    assert rv.rounds[0]["value"] >= line.score.total and rv.best.score.total >= line.score.total
+    with pytest.raises(api.ApiError, match="round 40 is past the end of the line"):
+        api.review(line, rounds=(30, 40))
+    with pytest.raises(api.ApiError, match="beam must be a positive integer"):
+        api.review(line, rounds=32, beam=0)
