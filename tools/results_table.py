@@ -165,7 +165,10 @@ def sweep_files(results: pathlib.Path = RESULTS) -> list[pathlib.Path]:
 
 
 def review_files(results: pathlib.Path = RESULTS) -> list[pathlib.Path]:
-    return sorted((results / REVIEWS).glob("*.json"))
+    """The review records (a review's better line, ``<stem>.best.json``, is listed under its
+    review, not here)."""
+    return sorted(p for p in (results / REVIEWS).glob("*.json")
+                  if not p.name.endswith(".best.json"))
 
 
 def short_commit(commit: str) -> str:
@@ -330,6 +333,14 @@ def render(results: pathlib.Path = RESULTS) -> str:
                      s.get("best", {}).get("score", {}).get("total"),
                      short_commit(s.get("commit", "")), f"`{relative(path, results)}`")
             lines.append("| " + " | ".join(str(v) for v in cells) + " |\n")
+            best = path.with_name(path.stem + ".best.json")
+            if best.exists():  # the better line the review found, a line record of its own
+                b = json.loads(best.read_text())
+                cells = ("the review's better line", b.get("variant"), b["score"]["total"],
+                         f"from {b.get('position', {}).get('round', '?')}", budget,
+                         b.get("seed"), b["score"]["total"],
+                         short_commit(b.get("commit", "")), f"`{relative(best, results)}`")
+                lines.append("| " + " | ".join(str(v) for v in cells) + " |\n")
     return "".join(lines)
 
 

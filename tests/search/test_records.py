@@ -48,9 +48,11 @@ def test_load_record_names_the_problem(tmp_path):
 
 # every line record under results/, recursively (runs/ too): not weights/ (weights files of
 # `ora-solve tune`), sweeps/ (sweep records, replayed by tests/research/test_sweeps.py) nor
-# reviews/ (review records, replayed by tests/research/test_review.py)
+# reviews/ (review records, replayed by tests/research/test_review.py; a review's better
+# line, <stem>.best.json, is a line record and replays here)
 COMMITTED = sorted((p for p in RESULTS.rglob("*.json")
-                    if p.relative_to(RESULTS).parts[0] not in ("weights", "sweeps", "reviews")),
+                    if p.relative_to(RESULTS).parts[0] not in ("weights", "sweeps", "reviews")
+                    or p.name.endswith(".best.json")),
                    key=lambda p: p.relative_to(RESULTS).as_posix())
 
 
