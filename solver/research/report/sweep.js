@@ -5,7 +5,7 @@
 (function (R) {
   const { P, app, esc, fmt, provenance } = R;
 
-  function sweepChart(rows) {
+  function sweepChart(rows, raced) {
     const every = rows.flatMap((r) => r.scores || []);
     const lo = Math.min(...every), hi = Math.max(...every);
     const pad = Math.max(5, 0.25 * (hi - lo));
@@ -14,7 +14,8 @@
     const X = (v) => l + (Math.max(a, Math.min(b, v)) - a) / (b - a) * (W - l - rr);
     const out = [`<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" class="sweepchart">`,
       `<text x="${l}" y="14" font-size="12" font-weight="600">final score by candidate ` +
-      `(rank order): bar mean with 95% interval, | each seed, \u2605 best; grey: clearly behind` +
+      `(rank order): bar mean with 95% interval, | each seed, \u2605 best; grey: ` +
+      `${raced ? "dropped" : "clearly behind"}` +
       `</text>`];
     const every10 = b - a > 200 ? 20 : 10;
     for (let v = Math.ceil(a / every10) * every10; v <= b; v += every10) {
@@ -50,7 +51,44 @@
     ["clearly_behind", "clearly behind", (r) => (r.clearly_behind ? 1 : 0)],
     ["p_holm", "p Holm", (r) => r.p_holm],
     ["scores", "seeds", (r) => (r.scores || []).join(" ")],
+    // a race's rows: the round whose budget their statistics come from, and where they dropped
+    ["budget", "budget", (r) => r.round * 1e6 + r.width * 1e3 + r.seeds.length],
+    ["dropped", "dropped in", (r) => (r.dropped ? r.round : null)],
   ];
+  const RACE_COLUMNS = ["budget", "dropped"];
+
+  // "0-3" for consecutive seeds, else "0,1"
+  const seedSpan = (seeds) => seeds.length > 2 && seeds[seeds.length - 1] - seeds[0] ===
+    seeds.length - 1 ? `${seeds[0]}-${seeds[seeds.length - 1]}` : seeds.join(",");
+
+  // A race's rounds: who ran at which budget, who dropped, what it cost, and why it stopped.
+  function raceSummary(race, rows) {
+    const byCandidate = new Map(rows.map((r) => [r.candidate, r]));
+    const ranks = (cs) => {
+      const rs = cs.map((c) => byCandidate.get(c).rank).sort((a, b) => a - b);
+      return rs.length > 8 ? rs.slice(0, 8).join(", ") + ` and ${rs.length - 8} more`
+        : rs.join(", ");
+    };
+    const limit = [race.budget ? `of --budget ${race.budget}` : "",
+      race.time_limit ? `within --time-limit ${race.time_limit} s` : ""].filter(Boolean);
+    return `<h2>The race</h2><p class="note">Round 1 ran every candidate at width ` +
+      `${race.start_width} on seeds ${seedSpan(race.first_seeds)}; each later round ran the ` +
+      `survivors with up to ${race.growth} times the seeds and the width (at most ` +
+      `${race.final_width}), while at most ${race.top} would remain. Dropped: ` +
+      `${esc(race.drop)}. A dropped row's statistics (its budget column) are those of the ` +
+      `round that dropped it, against that round's leader.</p>` +
+      `<table class="rounds race"><thead><tr><th>round</th><th>width</th><th>seeds</th>` +
+      `<th>ran</th><th>dropped (their ranks below)</th><th>cost</th><th>spent</th>` +
+      `<th>leader</th></tr></thead><tbody>` + race.rounds.map((rd) => `<tr>` +
+        `<td class="num">${rd.round}</td><td class="num">${rd.width}</td>` +
+        `<td class="num">${seedSpan(rd.seeds)}</td><td class="num">${rd.ran}</td>` +
+        `<td>${rd.dropped.length}${rd.dropped.length ? ": " + ranks(rd.dropped) : ""}</td>` +
+        `<td class="num">${rd.cost}</td><td class="num">${rd.spent}</td>` +
+        `<td>${esc(byCandidate.has(rd.leader) ? byCandidate.get(rd.leader).label : rd.leader)}` +
+        `</td></tr>`).join("") + `</tbody></table>` +
+      `<p class="stopped"><b>Stopped:</b> ${esc(race.stopped)}. Spent ${race.spent} ` +
+      `${limit.join(" ")} ${esc(race.units.split(":")[0])} units in ${race.jobs} jobs.</p>`;
+  }
 
   function sweepCell(key, r) {
     const iv = (x) => x ? ` [${fmt(x[0])}, ${fmt(x[1])}]` : "";
@@ -62,16 +100,22 @@
       case "p_holm": return `<td class="num">${r.p_holm === undefined || r.p_holm === null
         ? "" : fmt(r.p_holm, 3)}</td>`;
       case "scores": return `<td class="num">${(r.scores || []).join(" ")}</td>`;
+      case "budget": return `<td class="num" title="round ${r.round}: width ${r.width} on ` +
+        `seeds ${seedSpan(r.seeds)}">r${r.round} ${r.width}x${r.seeds.length}</td>`;
+      case "dropped": return `<td>${r.dropped ? "round " + r.round : ""}</td>`;
       default: return `<td class="num">${esc(fmt(r[key]))}</td>`;
     }
   }
 
   function renderSweep() {
     const d = P.data, rows = d.rows;
-    const cols = SWEEP_COLUMNS.filter(([k]) => k !== "p_holm" || rows.some((r) => "p_holm" in r));
+    const raced = !!d.race;
+    const cols = SWEEP_COLUMNS.filter(([k]) => (k !== "p_holm" || rows.some((r) =>
+      "p_holm" in r)) && (!RACE_COLUMNS.includes(k) || raced));
     const stats = d.statistics ? provenance(Object.entries(d.statistics), false)
       .replace("How this record was made", "Statistics of the sweep") : "";
     app.innerHTML = provenance(d.provenance, false) + stats +
+      (raced ? raceSummary(d.race, rows) : "") +
       `<h2>Candidates</h2><p class="note">Click a column's heading to sort by it (again: ` +
       `the other way); click a row to open that candidate's best line below.</p>` +
       `<div class="tablebox"><table class="sweep"><thead><tr>` +
@@ -79,7 +123,7 @@
       `</tr></thead><tbody>` + rows.map((r, i) => `<tr data-i="${i}"` +
         `${r.clearly_behind ? ' class="behind"' : ""}>` +
         cols.map(([k]) => sweepCell(k, r)).join("") + "</tr>").join("") +
-      `</tbody></table></div><div class="chartbox">${sweepChart(rows)}</div>` +
+      `</tbody></table></div><div class="chartbox">${sweepChart(rows, raced)}</div>` +
       `<div id="linepane"><p class="note">No line open: click a row of the table.</p></div>`;
     const tbody = app.querySelector("table.sweep tbody");
     const trs = [...tbody.rows];
@@ -88,7 +132,7 @@
       const key = th.dataset.key;
       const get = SWEEP_COLUMNS.find(([k]) => k === key)[2];
       const desc = !th.classList.contains("desc") && (th.classList.contains("asc") ||
-        !["rank", "candidate", "clearly_behind", "p_holm"].includes(key));
+        !["rank", "candidate", "clearly_behind", "p_holm", "dropped"].includes(key));
       const sign = desc ? -1 : 1;
       const order = rows.map((r, i) => [get(r), i]).sort((x, y) => {
         const [a, b] = [x[0], y[0]];
