@@ -38,7 +38,7 @@
         dash: true },
     ].concat(seeds), n, k, { title: `V(R), the best final score found from round R, ` +
       `against the line's own ${own} (red: points lost)`, ticks, lo, hi, notes,
-      W: Math.max(640, 220 + 24 * n) });
+      W: Math.max(780, 220 + 24 * n) });
   }
 
   function ranking(d) {

@@ -47,7 +47,7 @@
     ["candidate", "opening", (r) => r.label],
     ["best", "best", (r) => r.best],
     ["mean", "mean [95% interval]", (r) => r.mean],
-    ["diff", "paired difference [interval]", (r) => r.diff],
+    ["diff", "paired diff. to #1 [interval]", (r) => r.diff],
     ["clearly_behind", "clearly behind", (r) => (r.clearly_behind ? 1 : 0)],
     ["p_holm", "p Holm", (r) => r.p_holm],
     ["scores", "seeds", (r) => (r.scores || []).join(" ")],
