@@ -100,10 +100,13 @@
     }
     const openRound = (i) => {
       const r = rows[i];
+      const how = r.source === "line" ? "no better line was found from this round on"
+        : r.turn_text === r.own_turn_text ? `it plays the reviewed line's own round ` +
+          `${r.round} (it follows that line up to round ${r.from_round}, searched from there)`
+        : `the turns listed are its own; the reviewed line played ${esc(r.own_turn_text)}`;
       return open(r.li, `<h2>Round ${r.round}: ${r.source === "line" ? "the reviewed line" :
         "a better line"}, ${r.value} points</h2><p class="note">${parts(r.score)}, ` +
-        `${by(r)}. Drawn after its round ${r.round}: the turns listed are this line's; the ` +
-        `reviewed line played ${esc(r.own_turn_text)}.</p>`, r.round, i);
+        `${by(r)}. Drawn after its round ${r.round}: ${how}.</p>`, r.round, i);
     };
     const openBest = () => {
       const i = rows.findIndex((r) => r.round === d.best.from_round);
