@@ -17,11 +17,13 @@ from cli.options import check_outputs, failing, unsaved
 @click.option("--html", "out", type=click.Path(dir_okay=False), required=True,
               help="Write the page here (one HTML file: style, script and data inline).")
 @click.option("--jobs", "workers", type=click.IntRange(min=1), default=None,
-              help="Processes replaying a sweep's lines (default: all cores).")
+              help="Processes replaying a sweep's or a review's lines (default: all cores).")
 def report(file: str, out: str, workers: int | None) -> None:
-    """A solo line, sweep or tuning record as one HTML page that opens from disk: a line
-    round by round with its landscapes and charts, a sweep's sortable table opening each
-    candidate's best line; every line replayed on the reference engine as it is written."""
+    """A solo line, sweep (flat or raced), review or tuning record as one HTML page that
+    opens from disk: a line round by round with its landscapes and charts, a sweep's sortable
+    table opening each candidate's best line, a review's V(R) chart and rounds ranked by
+    points lost opening each round's line; every line replayed on the reference engine as it
+    is written."""
     from solver.research import report as R
     from solver.search import records
 

@@ -1,9 +1,10 @@
 """`analyse --race` on a tiny real case: three rounds on a late position, the table's budget
-column, the record's rounds, the CSV and chart, replay, and a resumed race (half its jobs
-lost, finished on another number of workers) giving the identical table."""
+column, the record's rounds, the CSV and chart, replay, a resumed race (half its jobs lost,
+finished on another number of workers) giving the identical table, and its report page."""
 
 import csv
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -11,8 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
+from solver.research import report as R
 from solver.research import stats as S
 from tests.helpers import sweep_table
+from tests.research.test_report import assert_self_contained
+from tests.research.test_report_browser import CHROMIUM, check
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "results" / "ireland-beam100-seed0.json"
@@ -113,3 +117,26 @@ def test_replay_refuses_a_race_whose_rows_do_not_show_its_drops(race, tmp_path):
     path.write_text(json.dumps(data))
     rep = CliRunner().invoke(main, ["replay", str(path)])
     assert rep.exit_code == 1 and "but its row does not show that round's scores" in rep.output
+
+
+def test_a_race_records_page_shows_each_rows_budget_and_the_races_rounds(race, tmp_path):
+    out, _ = race
+    data = json.loads(out.read_text())
+    html = tmp_path / "race.html"
+    page = R.write_report(out, html)
+    assert_self_contained(html.read_text(encoding="utf-8"))
+    assert "all 6 end the game on the recorded best" in page.verified
+    assert [(r["round"], r["width"], r["seeds"], r["dropped"]) for r in page.data["rows"]] == \
+        [(r["round"], r["width"], r["seeds"], r["dropped"]) for r in data["rows"]]
+    race_ = page.data["race"]
+    assert race_["stopped"] == data["race"]["stopped"] and race_["spent"] == 44
+    assert [(r["round"], r["width"], r["seeds"], r["ran"], len(r["dropped"]), r["cost"])
+            for r in race_["rounds"]] == [(1, 1, [0, 1], 6, 0, 12), (2, 2, [0, 1], 6, 4, 24),
+                                          (3, 2, [0, 1, 2, 3], 2, 1, 8)]
+    if CHROMIUM is None:
+        pytest.skip("no chromium: the page's table is not drawn")
+    _, dom = check(html, "sorting by mean puts 6 rows", "a click on a row draws its line")
+    table = re.search(r'<table class="sweep">.*?</table>', dom, re.S).group(0)
+    assert '<th data-key="budget">' in table and '<th data-key="dropped">' in table
+    assert table.count(">r3 2x4</td>") == 2 and table.count(">round 2</td>") == 4
+    assert "Stopped:</b> separated: 1 candidate remains after round 3" in dom

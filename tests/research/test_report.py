@@ -1,5 +1,7 @@
-"""`ora-solve report`: pages by record kind, self-contained, every name of the line in them;
-names everywhere (the neutral's builds, wrapped chart labels); the shared landscape cells."""
+"""`ora-solve report`: pages by record kind (a line, a sweep, a review, a tuning record),
+self-contained, every name of the line in them; names everywhere (the neutral's builds,
+wrapped chart labels); the shared landscape cells. A race record's page is tested beside the
+race it reports (test_race_sweeps.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from click.testing import CliRunner
 from cli.main import main
 from solver.research import draw
 from solver.research import report as R
+from solver.research import review as RV
 from solver.research import show as S
 from solver.research.landscape import cells
 from solver.research.names import with_names
@@ -184,6 +187,42 @@ def test_a_sweep_page_holds_each_candidates_best_line(tmp_path):
     assert [n for n in line_names("ireland", best) if n not in text] == []
 
 
+def test_a_review_page_holds_its_rounds_and_every_name_of_its_best_line(small_review,
+                                                                        tmp_path):
+    data = json.loads(small_review.read_text())
+    out = tmp_path / "review.html"
+    page = R.write_report(small_review, out)
+    text = out.read_text(encoding="utf-8")
+    assert_self_contained(text)
+    assert page.view == "review" and page.data["ok"]
+    n = 1 + sum(1 + len(r["runs"]) for r in data["rounds"])  # the line, V lines and runs
+    assert f"all {n} confirmed" in page.verified
+    best = data["best"]["line"]
+    assert best != data["reviewed"]["line"]  # this review found a better line
+    assert [nm for nm in line_names("ireland", best) if nm not in text] == []
+    shown = page.data["rounds"]
+    assert [(r["round"], r["value"], r["found"], r["loss"]) for r in shown] == \
+        [(r["round"], r["value"], r["found"], r["loss"]) for r in data["rounds"]]
+    assert page.data["lost"] == [r["round"] for r in RV.ranking(data["rounds"])] == [31]
+    for r, row in zip(shown, data["rounds"]):  # each round opens the line reaching its V(R)
+        assert r["own_turn_text"] in text and r["turn_text"] in text
+        assert page.lines[r["li"]]["rows"][-1]["s"][0] == row["value"]
+    assert page.lines[0]["rows"][-1]["s"][0] == data["reviewed"]["score"]["total"]
+    assert page.lines[page.data["best"]["li"]]["rows"][-1]["s"][0] == \
+        data["best"]["score"]["total"]
+    assert len(page.lines) == 2  # the reviewed line and the better one, each once
+    assert data["command"] in text and data["commit"] in text
+
+
+def test_a_review_page_says_which_line_does_not_replay(small_review, tmp_path):
+    data = json.loads(small_review.read_text())
+    data["rounds"][1]["runs"][0]["score"]["total"] += 1
+    page = R.build(data, "tampered.json")
+    assert not page.data["ok"] and "4 of 5 confirmed; not confirmed: round 32 seed 0" in \
+        page.verified
+    assert 'class="verified bad"' in R.render(page)
+
+
 def test_a_tuning_page_shows_the_weights_and_history(tmp_path):
     out = tmp_path / "tuning.html"
     page = R.write_report(WEIGHTS, out)
@@ -193,11 +232,11 @@ def test_a_tuning_page_shows_the_weights_and_history(tmp_path):
 
 
 def test_a_new_kind_is_one_builder(monkeypatch):
-    """A review record (a later kind) needs one registered function."""
-    monkeypatch.setitem(R.BUILDERS, "review", lambda data, source, workers=1: R.Page(
-        "review", source, {"rounds": data["rounds"]}))
-    page = R.build({"kind": "review", "rounds": [{"round": 1, "value": 400, "line": []}]}, "r")
-    assert page.view == "review" and R.render(page).startswith("<!doctype html>")
+    """A new kind of record needs one registered function."""
+    monkeypatch.setitem(R.BUILDERS, "example", lambda data, source, workers=1: R.Page(
+        "example", source, {"rounds": data["rounds"]}))
+    page = R.build({"kind": "example", "rounds": [{"round": 1, "value": 400}]}, "r")
+    assert page.view == "example" and R.render(page).startswith("<!doctype html>")
 
 
 @pytest.mark.parametrize("content, message", [
@@ -206,6 +245,10 @@ def test_a_new_kind_is_one_builder(monkeypatch):
     ({"kind": "ora-solve solo line", "variant": "spain", "line": [], "score": {}},
      "unknown variant 'spain'"),
     ("not json", "is not JSON"),
+    ({"kind": "ora-solve review", "variant": "ireland", "rounds": []},
+     "field 'reviewed' is missing or not a dict"),
+    ({"kind": "ora-solve review", "variant": "ireland", "reviewed": {"line": []}, "best": {},
+      "rounds": [{"round": 3}]}, "not a review record (KeyError"),
 ])
 def test_report_bad_record_exits_2_and_writes_nothing(tmp_path, content, message):
     rec = tmp_path / "rec.json"

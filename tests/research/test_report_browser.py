@@ -1,7 +1,8 @@
 """The report's pages in a real browser: headless Chromium runs each page's own self-check
 (``#selftest``: the slider changes the drawn round, the arrow keys step, a sweep's table
-sorts and a click opens a line) and the test reads its verdict from the dumped DOM; anything
-the page wrote to the console (it writes nothing when all is well) fails the test.
+sorts and a click opens a line, a click on a review's round opens its line at that round)
+and the test reads its verdict from the dumped DOM; anything the page wrote to the console
+(it writes nothing when all is well) fails the test.
 
 Skipped where no Chromium is installed (Debian: ``apt-get install chromium``)."""
 
@@ -71,6 +72,15 @@ def test_a_sweep_page_sorts_and_opens_a_line_in_chromium(tmp_path):
     assert '<th data-key="p_holm"' in dom and ">0.250</td>" in dom
     low = min(data["rows"], key=lambda r: (r["mean"], r["rank"]))  # first once sorted up
     assert f"Candidate {low['candidate']} (rank {low['rank']})" in dom
+
+
+def test_a_review_page_opens_a_round_in_chromium(small_review, tmp_path):
+    out = tmp_path / "review.html"
+    R.write_report(small_review, out)
+    _, dom = check(out, "the best line opens", "a click on round 32 draws its line at that round",
+                   "the chart marks the round opened", "the drawn landscape changed")
+    assert "rounds ranked by points lost" in dom.lower() and "round 31: 5 points lost" in dom
+    assert '<div class="valuechart"><svg' in dom and "V(R) 405</text>" in dom  # at round 32
 
 
 @pytest.mark.slow

@@ -1,6 +1,8 @@
 """`ora-solve report`: a record as one self-contained HTML page (a line round by round with
-its landscapes and charts, a sweep's sortable table opening each candidate's line, a tuning
-record's weights and history), every line replayed on the reference engine as it is written.
+its landscapes and charts, a sweep's sortable table opening each candidate's line and, for a
+race, its rounds; a review's V(R) chart and rounds ranked by points lost opening each round's
+line; a tuning record's weights and history), every line replayed on the reference engine as
+it is written.
 
 `kinds.py` picks the page by the record's kind, `line.py` replays a line into the page's rows,
 `page.py` writes the HTML (its style and script beside it, inlined).

@@ -115,8 +115,11 @@
   }
 
   function chartSvg(series, n, k, opts) {
-    // series: [{name, colour, ys, stack}], stacked ones first; k: the marked row.
-    const W = 600, H = 230, l = 40, r = 160, t = 22, b = 26;
+    // series: [{name, colour, ys, stack, width, dots, dash}], stacked ones first; k: the
+    // marked point. opts: title, ticks [[i, label]], lo and hi (the axis's floor when the
+    // values sit far from 0, and a ceiling above them), notes [[i, y, text]] (red labels
+    // beside points), W (the width).
+    const W = opts.W || 600, H = 230, l = 40, r = 160, t = 22, b = 26;
     const iw = W - l - r, ih = H - t - b;
     let top = 1;
     const base = new Array(n).fill(0);
@@ -129,12 +132,15 @@
         top = Math.max(top, ...base);
       } else top = Math.max(top, ...s.ys);
     }
+    const floor = opts.lo || 0;
+    top = Math.max(top, floor + 1, opts.hi || 0);
     const X = (i) => l + (n > 1 ? i / (n - 1) : 0) * iw;
-    const Y = (v) => t + ih - (v / top) * ih;
+    const Y = (v) => t + ih - ((v - floor) / (top - floor)) * ih;
     const out = [`<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" class="chart">`,
       `<text x="${l}" y="14" font-size="12" font-weight="600">${esc(opts.title)}</text>`];
-    const step = top > 300 ? 100 : top > 60 ? 20 : top > 20 ? 5 : top > 8 ? 2 : 1;
-    for (let v = 0; v <= top; v += step) {
+    const span = top - floor;
+    const step = span > 300 ? 100 : span > 60 ? 20 : span > 20 ? 5 : span > 8 ? 2 : 1;
+    for (let v = Math.ceil(floor / step) * step; v <= top; v += step) {
       out.push(`<line x1="${l}" x2="${l + iw}" y1="${Y(v)}" y2="${Y(v)}" stroke="#ddd"/>` +
         `<text x="${l - 4}" y="${Y(v) + 3}" font-size="9" text-anchor="end">${v}</text>`);
     }
@@ -145,9 +151,19 @@
     }
     for (const s of series) {
       if (s.stack) continue;
-      out.push(`<polyline points="${s.ys.map((v, i) => X(i) + "," + Y(v)).join(" ")}" ` +
-        `fill="none" stroke="${s.colour}" stroke-width="${s.width || 1.6}"/>`);
+      if (s.width !== 0) {
+        out.push(`<polyline points="${s.ys.map((v, i) => X(i) + "," + Y(v)).join(" ")}" ` +
+          `fill="none" stroke="${s.colour}" stroke-width="${s.width || 1.6}"` +
+          `${s.dash ? ' stroke-dasharray="6 4"' : ""}/>`);
+      }
     }
+    for (const s of series.slice().reverse()) { // the first series' dots on top
+      if (!s.dots) continue;
+      s.ys.forEach((v, i) => out.push(`<circle cx="${X(i)}" cy="${Y(v)}" r="3" ` +
+        `fill="${s.colour}"/>`));
+    }
+    (opts.notes || []).forEach(([i, v, text]) => out.push(`<text x="${X(i) + 4}" ` +
+      `y="${Y(v) - 4}" font-size="9" fill="#c0302b">${esc(text)}</text>`));
     opts.ticks.forEach(([i, label]) => out.push(`<text x="${X(i)}" y="${H - 10}" ` +
       `font-size="9" text-anchor="middle">${esc(label)}</text>`));
     out.push(`<line x1="${X(k)}" x2="${X(k)}" y1="${t}" y2="${t + ih}" stroke="#c0302b" ` +
@@ -256,125 +272,6 @@
     lineView(document.getElementById("linepane"), lineData(0), "");
   }
 
-  // ===== a sweep: sortable table, chart, a candidate's line on a click =====================
-
-  function sweepChart(rows) {
-    const every = rows.flatMap((r) => r.scores || []);
-    const lo = Math.min(...every), hi = Math.max(...every);
-    const pad = Math.max(5, 0.25 * (hi - lo));
-    const a = lo - pad, b = hi + pad;
-    const W = 900, l = 46, rr = 20, t = 34, dy = 12, H = t + dy * rows.length + 30;
-    const X = (v) => l + (Math.max(a, Math.min(b, v)) - a) / (b - a) * (W - l - rr);
-    const out = [`<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" class="sweepchart">`,
-      `<text x="${l}" y="14" font-size="12" font-weight="600">final score by candidate ` +
-      `(rank order): bar mean with 95% interval, | each seed, \u2605 best; grey: clearly behind` +
-      `</text>`];
-    const every10 = b - a > 200 ? 20 : 10;
-    for (let v = Math.ceil(a / every10) * every10; v <= b; v += every10) {
-      out.push(`<line x1="${X(v)}" x2="${X(v)}" y1="${t - 4}" y2="${H - 26}" ` +
-        `stroke="#e3e3e3"/>` + [t - 6, H - 12].map((y) => `<text x="${X(v)}" y="${y}" ` +
-        `font-size="9" text-anchor="middle">${v}</text>`).join(""));
-    }
-    rows.forEach((r, i) => {
-      const y = t + dy * i + dy / 2;
-      const colour = r.clearly_behind ? "#999" : "#2d5fb0";
-      out.push(`<g data-i="${i}" class="crow"><title>${esc(r.rank + ". " + r.label)}</title>` +
-        `<text x="${l - 4}" y="${y + 3}" font-size="8.5" text-anchor="end">${r.rank}</text>`);
-      if (r.ci) {
-        out.push(`<line x1="${X(r.ci[0])}" x2="${X(r.ci[1])}" y1="${y}" y2="${y}" ` +
-          `stroke="${colour}" stroke-width="3"/>`);
-      }
-      out.push(`<circle cx="${X(r.mean)}" cy="${y}" r="2.6" fill="${colour}"/>`);
-      (r.scores || []).forEach((s) => out.push(`<line x1="${X(s)}" x2="${X(s)}" ` +
-        `y1="${y - 4}" y2="${y + 4}" stroke="#000"/>`));
-      out.push(`<text x="${X(r.best)}" y="${y + 4}" font-size="10" fill="#c0302b" ` +
-        `text-anchor="middle">\u2605</text></g>`);
-    });
-    out.push("</svg>");
-    return out.join("");
-  }
-
-  const SWEEP_COLUMNS = [
-    ["rank", "rank", (r) => r.rank],
-    ["candidate", "opening", (r) => r.label],
-    ["best", "best", (r) => r.best],
-    ["mean", "mean [95% interval]", (r) => r.mean],
-    ["diff", "paired difference [interval]", (r) => r.diff],
-    ["clearly_behind", "clearly behind", (r) => (r.clearly_behind ? 1 : 0)],
-    ["p_holm", "p Holm", (r) => r.p_holm],
-    ["scores", "seeds", (r) => (r.scores || []).join(" ")],
-  ];
-
-  function sweepCell(key, r) {
-    const iv = (x) => x ? ` [${fmt(x[0])}, ${fmt(x[1])}]` : "";
-    switch (key) {
-      case "candidate": return `<td>${r.recorded ? "* " : ""}${esc(r.label)}</td>`;
-      case "mean": return `<td class="num">${fmt(r.mean)}${iv(r.ci)}</td>`;
-      case "diff": return `<td class="num">${fmt(r.diff)}${iv(r.diff_ci)}</td>`;
-      case "clearly_behind": return `<td>${r.clearly_behind ? "yes" : ""}</td>`;
-      case "p_holm": return `<td class="num">${r.p_holm === undefined || r.p_holm === null
-        ? "" : fmt(r.p_holm, 3)}</td>`;
-      case "scores": return `<td class="num">${(r.scores || []).join(" ")}</td>`;
-      default: return `<td class="num">${esc(fmt(r[key]))}</td>`;
-    }
-  }
-
-  function renderSweep() {
-    const d = P.data, rows = d.rows;
-    const cols = SWEEP_COLUMNS.filter(([k]) => k !== "p_holm" || rows.some((r) => "p_holm" in r));
-    const stats = d.statistics ? provenance(Object.entries(d.statistics), false)
-      .replace("How this record was made", "Statistics of the sweep") : "";
-    app.innerHTML = provenance(d.provenance, false) + stats +
-      `<h2>Candidates</h2><p class="note">Click a column's heading to sort by it (again: ` +
-      `the other way); click a row to open that candidate's best line below.</p>` +
-      `<div class="tablebox"><table class="sweep"><thead><tr>` +
-      cols.map(([k, name]) => `<th data-key="${k}">${esc(name)}</th>`).join("") +
-      `</tr></thead><tbody>` + rows.map((r, i) => `<tr data-i="${i}"` +
-        `${r.clearly_behind ? ' class="behind"' : ""}>` +
-        cols.map(([k]) => sweepCell(k, r)).join("") + "</tr>").join("") +
-      `</tbody></table></div><div class="chartbox">${sweepChart(rows)}</div>` +
-      `<div id="linepane"><p class="note">No line open: click a row of the table.</p></div>`;
-    const tbody = app.querySelector("table.sweep tbody");
-    const trs = [...tbody.rows];
-    const heads = [...app.querySelectorAll("table.sweep th")];
-    heads.forEach((th) => th.addEventListener("click", () => {
-      const key = th.dataset.key;
-      const get = SWEEP_COLUMNS.find(([k]) => k === key)[2];
-      const desc = !th.classList.contains("desc") && (th.classList.contains("asc") ||
-        !["rank", "candidate", "clearly_behind", "p_holm"].includes(key));
-      const sign = desc ? -1 : 1;
-      const order = rows.map((r, i) => [get(r), i]).sort((x, y) => {
-        const [a, b] = [x[0], y[0]];
-        if (a === b) return rows[x[1]].rank - rows[y[1]].rank;
-        if (a === undefined || a === null) return 1;
-        if (b === undefined || b === null) return -1;
-        return (a < b ? -1 : 1) * sign;
-      });
-      heads.forEach((h) => h.classList.remove("asc", "desc"));
-      th.classList.add(desc ? "desc" : "asc");
-      const frag = document.createDocumentFragment();
-      order.forEach(([, i]) => frag.appendChild(trs[i]));
-      tbody.appendChild(frag);
-    }));
-    let open = null;
-    const openRow = (i) => {
-      if (open !== null) trs[open].classList.remove("sel");
-      trs[i].classList.add("sel");
-      open = i;
-      const r = rows[i];
-      const pane = document.getElementById("linepane");
-      lineView(pane, lineData(i), `<h2>Candidate ${r.candidate} (rank ${r.rank}): ` +
-        `${esc(r.label)}</h2><p class="note">Its best line: seed ${r.best_seed}, ` +
-        `${r.best} points.</p>`);
-    };
-    trs.forEach((tr) => tr.addEventListener("click", () => openRow(+tr.dataset.i)));
-    app.querySelectorAll("g.crow").forEach((g) => g.addEventListener("click", () => {
-      openRow(+g.dataset.i);
-      document.getElementById("linepane").scrollIntoView();
-    }));
-    return { openRow, heads, tbody, rows };
-  }
-
   // ===== a weights file: the weights and the tuning's history ==============================
 
   function renderTuning() {
@@ -402,25 +299,12 @@
 
   // ===== the self-check (#selftest): what a browser test reads from the dumped DOM ==========
 
-  function selftest(sweep) {
+  // A view may return {check(check, out)}: its own checks (a sweep sorts, a review opens a
+  // round), run before those of the line view then open.
+  function selftest(shown) {
     const out = [];
     const check = (ok, what) => out.push((ok ? "ok: " : "FAIL: ") + what);
-    const t0 = performance.now();
-    if (sweep) {
-      const th = sweep.heads.find((h) => h.dataset.key === "mean");
-      th.click();
-      const means = [...sweep.tbody.rows].map((tr) => sweep.rows[+tr.dataset.i].mean);
-      check(means.every((m, i) => !i || means[i - 1] >= m),
-        `sorting by mean puts ${means.length} rows in descending order`);
-      th.click();
-      const up = [...sweep.tbody.rows].map((tr) => sweep.rows[+tr.dataset.i].mean);
-      check(up.every((m, i) => !i || up[i - 1] <= m), "a second click sorts ascending");
-      out.push(`sort time: ${(performance.now() - t0).toFixed(1)} ms for two sorts`);
-      const t1 = performance.now();
-      sweep.tbody.rows[0].click();
-      out.push(`open line time: ${(performance.now() - t1).toFixed(1)} ms`);
-      check(!!document.querySelector("#linepane svg.land"), "a click on a row draws its line");
-    }
+    if (shown && shown.check) shown.check(check, out);
     const view = current;
     if (view) {
       const land = () => view.root.querySelector(".lands").innerHTML;
@@ -443,13 +327,14 @@
     pre.textContent = out.join("\n");
   }
 
-  const views = { line: renderLine, sweep: renderSweep, tuning: renderTuning };
-  const shown = views[P.view]();
-  // #row=N opens the candidate ranked N (a link to one line of a sweep).
-  const asked = /^#row=(\d+)$/.exec(location.hash);
-  if (asked && P.view === "sweep") {
-    const i = shown.rows.findIndex((r) => r.rank === +asked[1]);
-    if (i >= 0) shown.openRow(i); // not scrolled to: headless screenshots then draw nothing
+  // Draw the page's view; a view may return {hash(h)}: what an address's #... opens.
+  function start() {
+    const shown = R.views[P.view]();
+    if (shown && shown.hash) shown.hash(location.hash);
+    if (location.hash === "#selftest") selftest(shown);
   }
-  if (location.hash === "#selftest") selftest(P.view === "sweep" ? shown : null);
+
+  // The other views (sweep.js, review.js, inlined after this script) add themselves here.
+  const R = window.OraReport = { P, app, esc, fmt, provenance, lineData, lineView, chartSvg,
+    views: { line: renderLine, tuning: renderTuning }, start };
 })();

@@ -3,7 +3,8 @@ network (it opens from disk and can be mailed).
 
 The data sits in ``<script type="application/json">`` blocks: the page's own (view, table,
 provenance, the shared texts and names) and one per line, which the script parses only when
-that line is opened, so a sweep of hundreds of lines opens at once.
+that line is opened, so a sweep of hundreds of lines opens at once. The script is page.js (the
+line view, its charts, the self-check) and one file per other view (sweep.js, review.js).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from ..landscape import COLS, ITEM_COLOUR, OWNER_COLOUR, TERRAIN_COLOUR, TERRAIN
 from .kinds import Page
 
 HERE = Path(__file__).resolve().parent
+# page.js first: it holds the line view and charts the others draw with, and starts the page
+SCRIPTS = ("page.js", "sweep.js", "review.js")
 
 
 def _json(data) -> str:
@@ -34,6 +37,7 @@ def render(page: Page) -> str:
                         "item": ITEM_COLOUR}}
     ok = page.data.get("ok", "NOT verified" not in page.verified and "not confirmed" not in
                        page.verified)
+    scripts = "\n".join(f"<script>\n{(HERE / name).read_text()}</script>" for name in SCRIPTS)
     lines = "\n".join(f'<script type="application/json" id="line-{i}">{_json(line)}</script>'
                       for i, line in enumerate(page.lines))
     return f"""<!doctype html>
@@ -55,8 +59,8 @@ to see the line.</noscript></main>
 <pre id="selftest" hidden></pre>
 <script type="application/json" id="page">{_json(head)}</script>
 {lines}
-<script>
-{(HERE / "page.js").read_text()}</script>
+{scripts}
+<script>OraReport.start();</script>
 </body>
 </html>
 """
