@@ -277,6 +277,7 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
     from solver.research import sweep as SW
     from solver.search import records
 
+    records.code_commit()  # the record names the code that runs the jobs
     if race is not None:
         with failing(kind, RC.RaceError):
             RC.check(len(candidates), seeds, width, race[0], race[2])

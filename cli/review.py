@@ -67,6 +67,7 @@ def review(record, variant, rounds, seeds, beam, time_limit, weights_file, worke
     from solver.search import records
 
     seed_list = parse_seeds(seeds)
+    records.code_commit()  # the record names the code that runs the jobs
     with failing("review", P.PositionError):
         full = P.resolve(variant, record)
     if not full.state.is_terminal():

@@ -336,6 +336,7 @@ def review(line: Line | str | Path, *, rounds: tuple[int, int] | int | None = No
         round_list = RV.parse_rounds(text, full.round)
     except RV.ReviewError as e:
         raise ApiError(str(e).replace("--rounds", "rounds")) from None
+    records.code_commit()  # the record names the code that runs the jobs
     plan = RV.stops(line.variant, line.actions, round_list)
     work = RV.make_jobs(line.variant, plan, seeds, beam, None)
     own = asdict(line.score)

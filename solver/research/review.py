@@ -256,7 +256,7 @@ def make_record(*, command: str, variant: str, source: str, line: list[int], sco
     """The review's JSON record: provenance, the reviewed line, each round's V(R) with its
     line and runs, and the ranking by points lost."""
     return {"kind": KIND, "format": FORMAT, "command": command,
-            "commit": records.git_commit(Path(__file__).resolve().parent),
+            "commit": records.code_commit(),
             "versions": records.versions(), "variant": variant, "profile": "rulebook",
             "reviewed": {"source": source, "line": list(line), "score": dict(score)},
             "budget": {"algorithm": "beam", "width": width, "time_limit": time_limit} | (
@@ -284,7 +284,7 @@ def best_record(record: dict, command: str) -> dict | None:
                                       "time_limit": budget["time_limit"]},
                               seed=run["seed"], nodes=run["nodes"], seconds=run["seconds"],
                               score=(sc["total"], sc["goods"], sc["economic"], sc["dwelling"]),
-                              line=run["line"])
+                              line=run["line"], commit=record["commit"])
     reviewed = record["reviewed"]
     rec["position"] = {"source": f"{reviewed['source']} at round {row['round']}",
                        "prefix_actions": row["prefix_actions"], "round": row["round"],

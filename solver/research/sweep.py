@@ -314,7 +314,8 @@ def write_best_lines(out: str, position, rows: list[dict], top: int, command: st
                                   seed=run["seed"], nodes=run["nodes"],
                                   seconds=run["seconds"],
                                   score=(sc["total"], sc["goods"], sc["economic"],
-                                         sc["dwelling"]), line=run["line"])
+                                         sc["dwelling"]), line=run["line"],
+                                  commit=records.code_commit())
         rec["position"] = {"source": position.source, "prefix_actions": len(position.prefix),
                            "round": position.round, "candidate": r["label"]}
         if weights is not None:
@@ -375,7 +376,7 @@ def make_record(*, kind: str, command: str, position, seeds, width, time_limit,
                 rows: list[dict], seconds: float, jobs: int, weights=None) -> dict:
     """The sweep's JSON record."""
     return {"kind": KIND, "format": FORMAT, "sweep": kind, "command": command,
-            "commit": records.git_commit(Path(__file__).resolve().parent),
+            "commit": records.code_commit(),
             "versions": records.versions(), "variant": position.variant,
             "profile": "rulebook", "position": {"source": position.source,
                                                  "prefix": position.prefix,

@@ -27,6 +27,7 @@ import shlex
 import subprocess
 import tempfile
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
@@ -60,6 +61,14 @@ def git_commit(cwd: str | Path | None = None) -> str:
         return sha + ("-dirty" if dirty.strip() else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+
+
+@lru_cache(maxsize=1)
+def code_commit() -> str:
+    """The commit of the code this process runs, read at its first call. A command that
+    writes a record after long work calls it before the work, so the record names the code
+    that did the work, whatever is committed meanwhile."""
+    return git_commit(CODE)
 
 
 def versions() -> dict:

@@ -61,3 +61,13 @@ def test_every_committed_result_replays_on_the_reference_engine(path):
     data = records.load_record(path)
     ok, message, _ = records.verify_record(data)
     assert ok, f"{path.relative_to(RESULTS)}: {message}"
+
+
+def test_a_record_names_the_commit_its_work_started_on(monkeypatch):
+    # bug: a review that ran 46 minutes named the commit made while it ran
+    records.code_commit.cache_clear()
+    monkeypatch.setattr(records, "git_commit", lambda cwd=None: "a" * 40)
+    assert records.code_commit() == "a" * 40
+    monkeypatch.setattr(records, "git_commit", lambda cwd=None: "b" * 40)
+    assert records.code_commit() == "a" * 40
+    records.code_commit.cache_clear()
