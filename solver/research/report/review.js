@@ -28,7 +28,7 @@
       if (r.loss > 0) notes.push([i + 0.5, r.value - r.loss / 2, "-" + r.loss]);
     });
     const greys = ["#777", "#aaa", "#555", "#999", "#bbb"];
-    const seeds = rows[0].seeds.map((s, j) => ({ name: `seed ${s} from R`,
+    const seeds = rows[0].seeds.map((s, j) => ({ name: `seed ${s}, searched from R:`,
       colour: greys[j % greys.length], ys: rows.map((r) => r.scores[j]).concat([own]),
       width: 0, dots: true }));
     return R.chartSvg([
