@@ -25,6 +25,8 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from solver.rules.scoring import Score  # total, goods, economic, dwelling
+
 VARIANTS = ("ireland", "france")
 
 
@@ -32,21 +34,12 @@ class ApiError(ValueError):
     """A call that cannot be done as asked (the message says what is wrong and where)."""
 
 
-@dataclass(frozen=True)
-class Score:
-    """A final or running score and its three parts."""
-
-    total: int
-    goods: int
-    economic: int
-    dwelling: int
-
-    @classmethod
-    def of(cls, d) -> Score:
-        if isinstance(d, dict):
-            return cls(int(d["total"]), int(d["goods"]), int(d["economic"]), int(d["dwelling"]))
-        total, goods, economic, dwelling = (int(v) for v in d)
-        return cls(total, goods, economic, dwelling)
+def _score(d) -> Score:
+    """A score (the reference engine's ``Score``) from a record's dict or a search's tuple."""
+    if isinstance(d, dict):
+        return Score(int(d["total"]), int(d["goods"]), int(d["economic"]), int(d["dwelling"]))
+    total, goods, economic, dwelling = (int(v) for v in d)
+    return Score(total, goods, economic, dwelling)
 
 
 @dataclass
@@ -79,7 +72,7 @@ class Line:
         """The line round by round, read off the reference engine."""
         from solver.research.show import rounds
 
-        return [Round(r.when, r.round, list(r.actions), r.goods, Score.of(r.score))
+        return [Round(r.when, r.round, list(r.actions), r.goods, _score(r.score))
                 for r in rounds(self.variant, self.actions)]
 
     def save(self, path: str | Path, replace: bool = False) -> Path:
@@ -157,7 +150,7 @@ def load(path: str | Path) -> Line:
         data = records.load_record(path)
     except records.RecordError as e:
         raise ApiError(str(e)) from None
-    return Line(data["variant"], list(data["line"]), Score.of(data["score"]), str(path),
+    return Line(data["variant"], list(data["line"]), _score(data["score"]), str(path),
                 data.get("wall_seconds"), data.get("nodes"), data)
 
 
@@ -169,7 +162,7 @@ def replay(line: Line | str | Path) -> Replay:
         line = load(line)
     ok, message, score = records.verify_record(
         {"variant": line.variant, "line": line.actions, "score": asdict(line.score)})
-    return Replay(ok, message, Score.of(score) if score else None)
+    return Replay(ok, message, _score(score) if score else None)
 
 
 # ===== positions and search =====================================================================
@@ -244,7 +237,7 @@ def search(start, *, beam: int | None = None, seconds: float | None = None,
     ok, message, _ = records.verify_record(record)
     if not ok:
         raise ApiError(f"the line found does not replay on the reference engine: {message}")
-    return Line(variant, [int(a) for a in r.line], Score.of(r.score), call,
+    return Line(variant, [int(a) for a in r.line], _score(r.score), call,
                 round(float(r.seconds), 2), int(r.nodes), record)
 
 
@@ -354,6 +347,6 @@ def review(line: Line | str | Path, *, rounds: tuple[int, int] | int | None = No
                          time_limit=None, rows=rows, seconds=0.0, jobs=len(work))
     better = RV.best_record(rec, call)
     best = line if better is None else Line(
-        line.variant, list(better["line"]), Score.of(better["score"]), call,
+        line.variant, list(better["line"]), _score(better["score"]), call,
         better["wall_seconds"], better["nodes"], better)
     return Review(line, rows, rec["lost"], best, rec)
