@@ -206,7 +206,7 @@ def review_chart(rows: list[dict], own: int, title: str, paths: list[str]) -> No
     ax.axhline(own, color="#c0302b", linewidth=1.2, linestyle="--",
                label=f"the line's own final score ({own})")
     ax.plot(xs, vs, "o-", color="#2d5fb0", linewidth=1.8, markersize=4,
-            label="V(R): best final score found from round R's first turn")
+            label="V(R): the best known final score through round R's position")
     for r in rows:
         scores = [x["score"]["total"] for x in r["runs"]]
         ax.plot([r["round"]] * len(scores), scores, ".", color="#777777", markersize=6)
