@@ -271,7 +271,7 @@ def load_weights(path: str | None, variant: str, command: str):
 
 def echo_rounds(record: dict) -> None:
     """A results record's line, one output line per round, buildings named."""
-    from solver.research.names import with_names
+    from solver.rules.names import with_names
 
     for part in record["rounds"]:
         click.echo(f"{part['when']}: " + "; ".join(with_names(a) for a in part["actions"]))

@@ -16,7 +16,7 @@ from solver.rules import goods as G
 from solver.rules.game import State
 
 from .landscape import COLS, HEARTLAND_ROWS, cells
-from .names import action_text
+from solver.rules.names import action_text
 
 CELL = 7  # characters per space in the text map
 FEATURE = {"forest": "Fo", "moor": "Mo"}  # short labels of the text map

@@ -24,7 +24,7 @@ from solver.search.evaluation.weights import from_named, to_named
 
 from . import beam_adapter as BA
 from . import stats
-from .names import action_text
+from solver.rules.names import action_text
 
 KIND = "ora-solve sweep"
 FORMAT = 2  # 2: Holm-corrected "clearly behind", p-values, "statistics"; 1 is read the same

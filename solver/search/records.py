@@ -32,6 +32,7 @@ from importlib import metadata
 from pathlib import Path
 
 from solver.rules import canonical as C
+from solver.rules.names import action_text
 from solver.rules.profile import RULEBOOK
 
 KIND = "ora-solve solo line"
@@ -94,7 +95,8 @@ def command_line(command: str, options, quote: bool = False) -> str:
 
 
 def readable_line(variant: str, line: list[int]) -> list[dict]:
-    """The line replayed through the reference engine, as text grouped by round."""
+    """The line replayed through the reference engine, as text grouped by round, every
+    building named (``BUILD Peat Coal Kiln (G07) at (3, 0)``)."""
     state = C.canonical_initial_state(variant)
     rounds: list[dict] = []
     for cid in line:
@@ -102,7 +104,7 @@ def readable_line(variant: str, line: list[int]) -> list[dict]:
                                           if state.frame and state.frame.kind in
                                           ("settle", "neutral_build", "neutral_contract")
                                           else "")
-        text = C.canonical_to_string(state, cid)
+        text = action_text(state, cid)  # building names as show, solo and the page say them
         if not rounds or rounds[-1]["when"] != label:
             rounds.append({"when": label, "actions": []})
         rounds[-1]["actions"].append(text)

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from cli.main import main
 from solver.research import show as S
-from solver.research.names import with_names
+from solver.rules.names import with_names
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "results" / "ireland-beam100-seed0.json"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from solver.rules import canonical as C
-from solver.rules.cards import BUILDINGS
-from solver.rules.game import State
+from . import canonical as C
+from .cards import BUILDINGS
+from .game import State
 
 _ID = re.compile(r"\b([A-Z][A-Z]?\d\d|L[RGBW]\d)\b")
 
