@@ -70,3 +70,16 @@ class LocalBackend(Backend):
                 for proc in list(getattr(pool, "_processes", {}).values()):
                     proc.terminate()
                 self.close()
+
+
+def ordered_map(fn, items: list, workers: int = 1):
+    """``fn`` over ``items``, results in order, in ``workers`` processes when more than one
+    (and more than one item), else in this process: for independent pure work such as
+    replaying a record's lines on the reference engine."""
+    if workers <= 1 or len(items) <= 1:
+        yield from map(fn, items)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(fn, items, chunksize=max(1, len(items) // (8 * workers)))

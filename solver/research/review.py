@@ -23,12 +23,10 @@ from __future__ import annotations
 import csv
 import io
 import re
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.jobs import Job
+from solver.jobs import Job, ordered_map
 from solver.rules import canonical as C
 from solver.search import records
 from solver.search.evaluation.weights import to_named
@@ -342,10 +340,7 @@ def verify_review(data: dict, workers: int = 1) -> tuple[int, list[str]]:
     prefix = {row["round"]: data["reviewed"]["line"][:row["prefix_actions"]]
               for row in data.get("rounds", [])}
     lines = [{"variant": data["variant"], "line": ln, "score": sc} for _, _, ln, sc in items]
-    parallel = workers > 1 and len(lines) > 1
-    with ProcessPoolExecutor(max_workers=workers) if parallel else nullcontext() as pool:
-        verdicts = list(pool.map(records.verify_record, lines) if parallel
-                        else map(records.verify_record, lines))
+    verdicts = list(ordered_map(records.verify_record, lines, workers))
     bad = []
     for (what, rnd, ln, _), (ok, message, _) in zip(items, verdicts):
         if not ok:

@@ -12,12 +12,10 @@ from __future__ import annotations
 import csv
 import io
 import math
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from solver.jobs import Job, Task
+from solver.jobs import Job, Task, ordered_map
 from solver.rules import canonical as C
 from solver.search import records
 from solver.search.evaluation.weights import from_named, to_named
@@ -424,16 +422,11 @@ def verify_sweep(data: dict, progress=None, workers: int = 1) -> list[str]:
             for run in row.get("runs", [])]
     lines = [{"variant": data["variant"], "line": run["line"], "score": run["score"]}
              for _, run in runs]
-    parallel = workers > 1 and len(runs) > 1
-    with ProcessPoolExecutor(max_workers=workers) if parallel else nullcontext() as pool:
-        replays = (pool.map(records.verify_record, lines,
-                            chunksize=max(1, len(runs) // (8 * workers)))
-                   if parallel else map(records.verify_record, lines))
-        verdicts = []
-        for verdict in replays:
-            verdicts.append(verdict)
-            if progress:
-                progress()
+    verdicts = []
+    for verdict in ordered_map(records.verify_record, lines, workers):
+        verdicts.append(verdict)
+        if progress:
+            progress()
     bad = [f"candidate {candidate} seed {run['seed']}: {message}"
            for (candidate, run), (ok, message, _) in zip(runs, verdicts) if not ok]
     return bad + (race_agrees(data) if "race" in data else [])

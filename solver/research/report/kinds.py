@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 
+from solver.jobs import ordered_map
 from solver.search import records
 from solver.search.evaluation import weights as W
 
@@ -124,17 +123,13 @@ def add_lines(page: Page, variant: str, lines: list[list[int]], workers: int = 1
     """Replay ``lines`` into the page (in ``workers`` processes if more than one): each
     line's data, in order."""
     jobs = [(variant, line) for line in lines]
-    parallel = workers > 1 and len(jobs) > 1
     out = []
-    with ProcessPoolExecutor(max_workers=workers) if parallel else nullcontext() as pool:
-        done = (pool.map(_replay, jobs, chunksize=max(1, len(jobs) // (8 * workers)))
-                if parallel else map(_replay, jobs))
-        for line, texts, items in done:
-            for part in line["rows"]:  # this worker's string indices into the page's table
-                part["a"] = [page.strings(texts[i]) for i in part["a"]]
-            page.items.update(items)
-            page.lines.append(line)
-            out.append(line)
+    for line, texts, items in ordered_map(_replay, jobs, workers):
+        for part in line["rows"]:  # this worker's string indices into the page's table
+            part["a"] = [page.strings(texts[i]) for i in part["a"]]
+        page.items.update(items)
+        page.lines.append(line)
+        out.append(line)
     return out
 
 
