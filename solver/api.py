@@ -21,7 +21,6 @@ wrong; nothing is written. The command line (``ora-solve ...``) runs on the same
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -241,6 +240,17 @@ def search(start, *, beam: int | None = None, seconds: float | None = None,
                 round(float(r.seconds), 2), int(r.nodes), record)
 
 
+def _run(work: list, jobs: int) -> dict[str, dict]:
+    """A sweep's or review's jobs on the local pool, the results by key (in memory: a call
+    has nothing to resume, so no run directory)."""
+    from solver.jobs import LocalBackend
+    from solver.research import sweep as SW
+
+    with LocalBackend(jobs) as backend:
+        return {job.key: {"key": job.key} | result
+                for job, result in backend.run(SW.SEARCH, work)}
+
+
 # ===== sweeps ===================================================================================
 
 def sweep(start, *, turns: int | None = 1, next_turn: bool = False, beam: int = 20,
@@ -252,8 +262,6 @@ def sweep(start, *, turns: int | None = 1, next_turn: bool = False, beam: int = 
     ``diff``, ``diff_ci``, ``clearly_behind`` (Holm-corrected), ``p``, ``p_holm``,
     ``scores``, ``best_line`` and ``runs`` (each seed's line), one dict per candidate.
     ``jobs``: worker processes (1 runs in this process's pool of one)."""
-    from solver.jobs import LocalBackend
-    from solver.research import rundir as R
     from solver.research import sweep as SW
     from solver.research.positions import Position
 
@@ -274,12 +282,7 @@ def sweep(start, *, turns: int | None = 1, next_turn: bool = False, beam: int = 
     if not candidates:
         raise ApiError(f"{pos.source}: the game is over, there is nothing to compare")
     work = SW.make_jobs(pos, candidates, seeds, beam, None)
-    with tempfile.TemporaryDirectory(prefix="ora-solve-sweep-") as d:
-        run_dir = R.RunDir(Path(d) / "jobs", SW.manifest("api", pos, candidates, seeds, beam,
-                                                          None), resume=False)
-        with LocalBackend(jobs) as backend:
-            results = R.run_sweep(SW.SEARCH, work, run_dir, backend, progress=False)
-    return SW.table_rows(candidates, results, seeds, rank_by)
+    return SW.table_rows(candidates, _run(work, jobs), seeds, rank_by)
 
 
 # ===== review ===================================================================================
@@ -304,10 +307,7 @@ def review(line: Line | str | Path, *, rounds: tuple[int, int] | int | None = No
     """Search from the position ``line`` reaches at the first turn of each round (all, one
     round, or an inclusive ``(first, last)`` range) with a fixed-width beam on each seed,
     as ``ora-solve review`` does, and say where the line lost points."""
-    from solver.jobs import LocalBackend
     from solver.research import review as RV
-    from solver.research import rundir as R
-    from solver.research import sweep as SW
     from solver.search import records
 
     if not isinstance(line, Line):
@@ -333,12 +333,7 @@ def review(line: Line | str | Path, *, rounds: tuple[int, int] | int | None = No
     plan = RV.stops(line.variant, line.actions, round_list)
     work = RV.make_jobs(line.variant, plan, seeds, beam, None)
     own = asdict(line.score)
-    with tempfile.TemporaryDirectory(prefix="ora-solve-review-") as d:
-        run_dir = R.RunDir(Path(d) / "jobs", RV.manifest(line.variant, line.source,
-                                                         line.actions, plan, seeds, beam,
-                                                         None), resume=False)
-        with LocalBackend(jobs) as backend:
-            results = R.run_sweep(SW.SEARCH, work, run_dir, backend, progress=False)
+    results = _run(work, jobs)
     rows = RV.review_rows(line.variant, line.actions, own, plan, results, seeds, full.round)
     call = (f"solver.api.review({line.source!r}, rounds={rounds!r}, beam={beam}, "
             f"seeds={seeds})")
