@@ -10,8 +10,10 @@ the seeds and twice the width (at most the final width) until at most ``top`` re
 next round does not fit in what is left of the budget: the sum of the width over every job
 the race uses (width x seeds units), or a time limit for the whole race. A round that cannot
 run whole does not start; when the doubled step does not fit, the width alone, then the
-seeds alone are doubled instead, so the budget is not left unspent for want of a round that
-is twice as dear as the one before.
+seeds alone are doubled instead. When none of those fits, a last round spends what is left:
+the next width on as many seeds as fit (at least as many as round 1), else the round's own
+width on as many more seeds as fit, so the race ends with its budget spent rather than a
+round short of it.
 
 A job is keyed by (candidate, seed, width), so a later round reuses the jobs an earlier one
 ran at the same width (once the width is final, a round adds only seeds), and a resumed race
@@ -78,6 +80,24 @@ def next_steps(step: Step, first: list[int], width: int) -> list[Step]:
     return options
 
 
+def fill_steps(step: Step, first: list[int], width: int,
+               new_cost: Callable[[Step], int], left: float) -> list[Step]:
+    """The rounds that spend what is ``left`` when no step of :func:`next_steps` fits: the
+    next width (at most ``width``) on the most seeds that fit, at least ``len(first)``, then
+    ``step``'s width on the most more seeds that fit; ``new_cost(step)`` is what a step's
+    new jobs cost. An option that fits on no seed count is given at its smallest, so that
+    the stop reason can say what it would cost."""
+    def most(w: int, lo: int) -> Step:
+        n = lo
+        while n < lo + 10_000 and new_cost(Step(w, more_seeds(first, n + 1))) <= left:
+            n += 1
+        return Step(w, more_seeds(first, n))
+
+    w = min(width, GROWTH * step.width)
+    options = [most(w, len(first))] if w > step.width else []
+    return options + [most(step.width, len(step.seeds) + 1)]
+
+
 def job_key(candidate: int, seed: int, width: int) -> str:
     """A race's job: one candidate on one seed at one width."""
     return f"c{candidate:04d}-s{seed}-w{width}"
@@ -139,21 +159,31 @@ def run(candidates: list[SW.Candidate], first: list[int], width: int, *,
     check(len(candidates), first, width, budget, top)
     t0 = clock()
     race, alive, used, seconds, rate = Race(), list(candidates), set(), 0.0, 0.0
-    options, number = [first_step(first, width)], 0
+    options, prev, number = [first_step(first, width)], None, 0
     while True:
         number += 1
         whys = []
-        for step in options:  # the first that fits
-            jobs = make_jobs(alive, step.seeds, step.width)
-            new = [j for j in jobs if j.key not in used]
-            cost = step.width * len(new)
-            whys.append(_no_room(number, step, cost, race.spent, budget, rate, time_limit,
-                                 clock() - t0))
-            if whys[-1] is None:
-                break
-        else:
+
+        def new_cost(st: Step) -> int:
+            return st.width * sum(job_key(c.index, s, st.width) not in used
+                                  for c in alive for s in st.seeds)
+
+        def fits(st: Step) -> bool:
+            whys.append(_no_room(number, st, new_cost(st), race.spent, budget, rate,
+                                 time_limit, clock() - t0))
+            return whys[-1] is None
+
+        step = next((st for st in options if fits(st)), None)
+        if step is None and number > 1:  # the last round: what is left, on fewer seeds
+            left = _units_left(race.spent, budget, rate, time_limit, clock() - t0)
+            last = fill_steps(prev, first, width, new_cost, left)
+            step = next((st for st in last if fits(st)), None)
+        if step is None:
             race.stopped = _stop_reason(number, whys)
             break
+        jobs = make_jobs(alive, step.seeds, step.width)
+        new = [j for j in jobs if j.key not in used]
+        cost = step.width * len(new)
         started = clock()
         results = run_jobs(jobs, f"round {number} (width {step.width}, "
                                  f"{len(step.seeds)} seeds)")
@@ -178,7 +208,7 @@ def run(candidates: list[SW.Candidate], first: list[int], width: int, *,
         race.final = rows
         out = {r["candidate"] for r in dropped}
         alive = [c for c in alive if c.index not in out]
-        options = next_steps(step, first, width)
+        options, prev = next_steps(step, first, width), step
         if len(alive) <= top:
             race.stopped = (f"separated: {len(alive)} candidate"
                             f"{' remains' if len(alive) == 1 else 's remain'} after round "
@@ -208,6 +238,15 @@ def _no_room(number, step, cost, spent, budget, rate, time_limit,
     return None
 
 
+def _units_left(spent, budget, rate, time_limit, elapsed) -> float:
+    """Width x seeds units left: of the budget, and of the time limit at ``rate`` seconds
+    per unit, whichever is less."""
+    left = float("inf") if budget is None else float(budget - spent)
+    if time_limit is not None and rate > 0:
+        left = min(left, (time_limit - elapsed) / rate)
+    return left
+
+
 def _secs(x: float) -> str:
     return f"{x:.0f}" if x >= 10 else f"{x:.1f}"
 
@@ -216,7 +255,7 @@ def _stop_reason(number: int, whys: list[tuple[str, str, str]]) -> str:
     """Why no option of round ``number`` fits, one clause per limit."""
     out = []
     for kind in ("budget", "time"):
-        mine = [w for w in whys if w[0] == kind]
+        mine = list(dict.fromkeys(w for w in whys if w[0] == kind))  # a fill may repeat
         if mine:
             out.append(f"{kind}: no round {number} fits in {mine[0][1]} ("
                        + "; ".join(w[2] for w in mine) + ")")

@@ -118,11 +118,15 @@ def test_a_round_at_the_final_width_runs_only_the_new_seeds():
     # every candidate scores alike: nobody is ever dropped
     alike = Runner(lambda p: fake_job(p | {"candidate": 0}))
     race = _race(alike, budget=1000)
+    # round 4 doubled (24 seeds, 480 more) does not fit in the 370 left: it runs the 9 more
+    # seeds that do (9 x 5 x 8 = 360), and nothing fits in the last 10
     assert [(rd["width"], len(rd["seeds"]), rd["cost"]) for rd in race.rounds] == [
-        (2, 3, 30), (4, 6, 120), (8, 12, 480), (8, 24, 8 * 5 * 12)][: len(race.rounds)]
-    assert len(race.rounds) == 3 and race.spent == 630  # round 4 (480 more) does not fit
-    assert race.stopped == ("budget: no round 4 fits in the 370 left of --budget 1000 "
-                            "(width 8 x 24 seeds would cost 480)")
+        (2, 3, 30), (4, 6, 120), (8, 12, 480), (8, 21, 360)]
+    assert race.spent == 990
+    assert race.stopped == ("budget: no round 5 fits in the 10 left of --budget 1000 "
+                            "(width 8 x 42 seeds would cost 840; width 8 x 22 seeds would "
+                            "cost 40)")
+    assert sum(k.endswith("-w8") for k in alike.ran) == 5 * 21  # round 3's 12 seeds reused
     alike = Runner(alike.job)
     race = _race(alike, budget=1110)
     assert len(race.rounds) == 4 and race.spent == 1110
@@ -137,7 +141,35 @@ def test_a_step_too_dear_for_the_budget_gives_way_to_a_smaller_one():
         (2, 3, 30), (4, 3, 60)]
     assert race.spent == 90 and race.stopped == (
         "budget: no round 3 fits in the 10 left of --budget 100 (width 8 x 6 seeds would cost "
-        "240; width 8 x 3 seeds would cost 120; width 4 x 6 seeds would cost 60)")
+        "240; width 8 x 3 seeds would cost 120; width 4 x 6 seeds would cost 60; width 4 x 4 "
+        "seeds would cost 20)")
+
+
+def test_the_last_round_spends_what_is_left_on_the_next_width_first():
+    def cost(st):  # 5 candidates, nothing run yet at width 8; seeds 0-5 run at width 4
+        return st.width * 5 * len(st.seeds if st.width == 8 else st.seeds[6:])
+
+    step = RC.Step(4, list(range(6)))
+    # 200 left: the next width on 5 seeds (200), then the same width on 16 (10 x 20 = 200)
+    assert [(s.width, len(s.seeds)) for s in RC.fill_steps(step, [0, 1, 2], 8, cost, 200)] \
+        == [(8, 5), (4, 16)]
+    # 100 left: width 8 fits on no 3 seeds (given at its smallest), 5 more seeds fit at 4
+    assert [(s.width, len(s.seeds)) for s in RC.fill_steps(step, [0, 1, 2], 8, cost, 100)] \
+        == [(8, 3), (4, 11)]
+    # at the final width only the seeds grow
+    assert [(s.width, len(s.seeds)) for s in RC.fill_steps(
+        RC.Step(8, list(range(6))), [0, 1, 2], 8, lambda st: 8 * 5 * (len(st.seeds) - 6),
+        100)] == [(8, 8)]
+
+
+def test_a_race_ends_with_its_budget_spent():
+    alike = Runner(lambda p: fake_job(p | {"candidate": 0}))
+    race = _race(alike, budget=300)
+    # round 4 is the fill: one more seed (20) is all that fits in the 30 left after round 3
+    assert [(rd["width"], len(rd["seeds"]), rd["cost"]) for rd in race.rounds] == [
+        (2, 3, 30), (4, 6, 120), (4, 12, 120), (4, 13, 20)]
+    assert race.spent == 290 and race.stopped.startswith(
+        "budget: no round 5 fits in the 10 left of --budget 300")
 
 
 def test_a_race_that_cannot_start_says_why():
@@ -152,13 +184,20 @@ def test_a_race_that_cannot_start_says_why():
 def test_the_time_limit_stops_before_a_round_that_would_overrun():
     now = [0.0]
 
-    def runner(jobs, desc):
-        now[0] += sum(fake_job(j.payload)["seconds"] for j in jobs)  # one worker
-        return {j.key: fake_job(j.payload) for j in jobs}
+    def alike(payload):  # nobody is dropped, so only the clock stops the race
+        return fake_job(payload | {"candidate": 0})
+
+    done = set()
+
+    def runner(jobs, desc):  # one worker; a job run before is reused at no cost
+        now[0] += sum(alike(j.payload)["seconds"] for j in jobs if j.key not in done)
+        done.update(j.key for j in jobs)
+        return {j.key: alike(j.payload) for j in jobs}
 
     race = _race(runner, budget=None, time_limit=3.0, clock=lambda: now[0])
     assert race.stopped.startswith("time: no round ")
     assert now[0] <= 3.0 + 1e-9
+    assert now[0] > 3.0 - 5 * 0.01 * 8  # the last round spent what was left, to one seed
 
 
 class _Interrupted(J.LocalBackend):
