@@ -255,7 +255,7 @@ def make_record(*, command: str, variant: str, source: str, line: list[int], sco
     line and runs, and the ranking by points lost."""
     return {"kind": KIND, "format": FORMAT, "command": command,
             "commit": records.code_commit(),
-            "versions": records.versions(), "variant": variant, "profile": "rulebook",
+            "versions": records.versions(), "variant": variant, "profile": records.RULEBOOK.name,
             "reviewed": {"source": source, "line": list(line), "score": dict(score)},
             "budget": {"algorithm": "beam", "width": width, "time_limit": time_limit} | (
                 {} if weights is None else {"weights": weights.describe()}),
