@@ -414,12 +414,14 @@ def run_dir_of(out: str) -> Path:
     return base.with_name(base.stem + ".jobs")
 
 
-def verify_sweep(data: dict, progress=None, workers: int = 1) -> list[str]:
+def verify_sweep(data: dict, progress=None, workers: int = 1,
+                 best_only: bool = False) -> list[str]:
     """Replay every line of a sweep record on the reference engine; the failures, in the
     record's order. ``workers`` > 1 replays in that many processes (the lines are
-    independent, and a 282-opening sweep holds 846 of them)."""
+    independent, and a 282-opening sweep holds 846 of them). ``best_only`` replays one line
+    per row, its best seed's (the line behind the table's ``best``), a quicker check."""
     runs = [(row["candidate"], run) for row in data.get("rows", [])
-            for run in row.get("runs", [])]
+            for run in _best_run(row.get("runs", []), best_only)]
     lines = [{"variant": data["variant"], "line": run["line"], "score": run["score"]}
              for _, run in runs]
     verdicts = []
@@ -430,6 +432,13 @@ def verify_sweep(data: dict, progress=None, workers: int = 1) -> list[str]:
     bad = [f"candidate {candidate} seed {run['seed']}: {message}"
            for (candidate, run), (ok, message, _) in zip(runs, verdicts) if not ok]
     return bad + (race_agrees(data) if "race" in data else [])
+
+
+def _best_run(runs: list[dict], best_only: bool) -> list[dict]:
+    """The runs to replay: all, or the first of the best score."""
+    if not best_only or not runs:
+        return runs
+    return [max(runs, key=lambda r: r["score"]["total"])]
 
 
 def race_agrees(data: dict) -> list[str]:

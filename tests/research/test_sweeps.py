@@ -202,14 +202,45 @@ def test_turn_labels_split_turns_and_join_options():
 
 
 SWEEPS = sorted((ROOT / "results" / "sweeps").glob("*.json"))
+# a record of more lines than this replays whole in the slow tier and by its rows' best
+# lines in the default one (replaying every committed line took over 6 minutes on 2 cores)
+QUICK_RUNS = 200
 
 
-@pytest.mark.parametrize("path", SWEEPS, ids=lambda p: p.name)
+def _runs(path) -> int:
+    return sum(len(r.get("runs", [])) for r in json.loads(path.read_text())["rows"])
+
+
+BIG = [p for p in SWEEPS if _runs(p) > QUICK_RUNS]
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p in BIG else p
+                                  for p in SWEEPS], ids=lambda p: p.name)
 def test_every_committed_sweep_replays(path):
     data = json.loads(path.read_text())
     assert data["kind"] == SW.KIND
     # the lines are independent: two processes halve the default tier's longest test
     assert SW.verify_sweep(data, workers=min(2, os.cpu_count() or 1)) == []
+
+
+@pytest.mark.parametrize("path", BIG, ids=lambda p: p.name)
+def test_every_big_committed_sweep_replays_its_best_lines(path):
+    data = json.loads(path.read_text())
+    assert data["kind"] == SW.KIND
+    assert SW.verify_sweep(data, workers=min(2, os.cpu_count() or 1), best_only=True) == []
+
+
+def test_a_best_only_replay_checks_each_rows_best_line():
+    data = json.loads(min(SWEEPS, key=lambda p: p.stat().st_size).read_text())
+    rows = [r for r in data["rows"] if len(r.get("runs", [])) > 1][:2]
+    data["rows"] = rows
+    best = max(rows[0]["runs"], key=lambda r: r["score"]["total"])
+    worse = next(r for r in rows[0]["runs"] if r is not best)
+    worse["score"]["total"] += 1  # a wrong score on a line that is not the best: unseen
+    assert SW.verify_sweep(data, best_only=True) == []
+    assert len(SW.verify_sweep(data)) == 1
+    best["score"]["total"] += 1000  # a wrong best: seen
+    assert len(SW.verify_sweep(data, best_only=True)) == 1
 
 
 def test_a_parallel_replay_names_the_same_bad_runs_as_a_serial_one():
