@@ -20,7 +20,8 @@ import os
 from .backend import Backend, BackendError, Job, Task, warm_ups
 from .local import LocalBackend, ordered_map
 
-__all__ = ["Backend", "BackendError", "Job", "LocalBackend", "Task", "make_backend", "ordered_map", "warm_ups"]
+__all__ = ["Backend", "BackendError", "Job", "LocalBackend", "Task", "make_backend", "ordered_map",
+           "warm_ups"]
 
 
 def make_backend(workers: int | None = None, cluster: str | None = None) -> Backend:

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from solver.rules import canonical as C
 from solver.rules import goods as G
 from solver.rules.game import State
+from solver.rules.names import action_text
 
 from .landscape import COLS, HEARTLAND_ROWS, cells
-from solver.rules.names import action_text
 
 CELL = 7  # characters per space in the text map
 FEATURE = {"forest": "Fo", "moor": "Mo"}  # short labels of the text map

@@ -17,12 +17,12 @@ from pathlib import Path
 
 from solver.jobs import Job, Task, ordered_map
 from solver.rules import canonical as C
+from solver.rules.names import action_text
 from solver.search import records
 from solver.search.evaluation.weights import from_named, to_named
 
 from . import beam_adapter as BA
 from . import stats
-from solver.rules.names import action_text
 
 KIND = "ora-solve sweep"
 FORMAT = 2  # 2: Holm-corrected "clearly behind", p-values, "statistics"; 1 is read the same
