@@ -52,7 +52,7 @@ from cli.options import (
               help="With --strength: fixed beam widths, comma-separated (default 1000; "
                    "'' for none).")
 @old_spelling_option("--widths", "--beams")
-@nodes_option("With --strength: the default schedule's node budget (default 5M; 0: not run).",
+@nodes_option("With --strength: the default schedule's node budget (default 100M; 0: not run).",
               allow_zero=True)
 @out_option("With --strength: also write the result as JSON to this file.")
 @json_option("Print one JSON object.")

@@ -306,7 +306,7 @@ class FastMoveGame(MoveGame):
         hashes = np.zeros(P * k, dtype=np.uint64)
         counts = np.zeros(P, dtype=np.int64)
         expand_all(self.e.T, parents, self.w, k, paths, lens, evals, hashes, counts, 0.0,
-                   np.uint64(0))
+                   np.uint64(0), np.zeros(P, dtype=np.int64))
         out = []
         for p in range(P):
             sl = slice(p * k, p * k + counts[p])

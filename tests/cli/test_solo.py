@@ -214,7 +214,9 @@ def test_the_nodes_option_writes_a_named_record_and_counts_nodes(tmp_path, monke
     assert rec["command"] == "ora-solve solo --variant france --nodes 120000 --seed 2"
     assert rec["parameters"] == {"schedule": "nodes", "node_limit": 120_000,
                                  "time_limit": None}
-    assert rec["nodes"] <= 120_000 and records.verify_record(rec)[0]
+    # a beam stops before a layer guessed to pass the budget: one above the guess passes
+    # it by part of one layer, a small share of it
+    assert 100_000 < rec["nodes"] < 1.05 * 120_000 and records.verify_record(rec)[0]
     assert rec["interrupted"] is False
 
 

@@ -22,11 +22,11 @@ def test_a_plan_is_the_buildings_built_by_round_18_in_order():
 
 
 def test_the_suite_repeats_its_signature_and_summarises_each_budget():
-    a = S.run(("france",), (7,), (3,), nodes=20_000)
-    b = S.run(("france",), (7,), (3,), nodes=20_000)
+    a = S.run(("france",), (7,), (3,), nodes=400_000)
+    b = S.run(("france",), (7,), (3,), nodes=400_000)
     assert a["signature"] == b["signature"]
-    assert [r["budget"] for r in a["runs"]] == ["beam 3", "nodes 20000"]
-    assert [s["budget"] for s in a["summary"]] == ["beam 3", "nodes 20000"]
+    assert [r["budget"] for r in a["runs"]] == ["beam 3", "nodes 400000"]
+    assert [s["budget"] for s in a["summary"]] == ["beam 3", "nodes 400000"]
     assert all(records.verify_record(records.make_record(
         command="t", variant="france", algorithm="beam", params={}, seed=7, nodes=r["nodes"],
         seconds=r["seconds"], score=tuple(r["score"]), line=r["line"]))[0] for r in a["runs"])

@@ -11,14 +11,14 @@ from solver.search.beam import timed_beam_search
 
 
 def test_two_seeds_of_the_default_search_run_different_weightings():
-    runs = [timed_beam_search("france", None, seed=s, nodes=800_000) for s in (1, 2)]
+    runs = [timed_beam_search("france", None, seed=s, nodes=16_000_000) for s in (1, 2)]
     groups = [[t["weighting"] for t in r.trace if t["stage"] == "group"] for r in runs]
     assert all(len(g) > 1 for g in groups) and groups[0] != groups[1]
     assert [g[0] for g in groups] == [0, 0]
 
 
 def test_polish_restarts_in_the_schedule_never_end_below_their_chain():
-    r = timed_beam_search("france", None, seed=4, nodes=400_000)
+    r = timed_beam_search("france", None, seed=4, nodes=8_000_000)
     groups = max(s["score"] for s in r.trace if s["stage"] in ("probe", "group"))
     polish = [s for s in r.trace if s["stage"] == "polish"]
     assert polish and r.score[0] >= groups
@@ -40,19 +40,19 @@ def test_the_timed_search_fits_its_budget_and_runs_every_stage():
 
 
 def test_a_node_budget_gives_the_same_line_and_stages_and_stays_within_it():
-    runs = [timed_beam_search("france", None, seed=1, nodes=150_000)
+    runs = [timed_beam_search("france", None, seed=1, nodes=3_000_000)
             for _ in range(2)]
     a, b = runs
     assert a.line == b.line and a.score == b.score and a.nodes == b.nodes
     drop = [{k: v for k, v in s.items() if k != "seconds"} for s in a.trace]
     assert drop == [{k: v for k, v in s.items() if k != "seconds"} for s in b.trace]
-    assert a.nodes <= 150_000 and a.nodes == sum(s["nodes"] for s in a.trace)
+    assert a.nodes <= 3_000_000 and a.nodes == sum(s["nodes"] for s in a.trace)
     stages = [s["stage"] for s in a.trace]
     assert stages[0] == "probe" and "group" in stages and "polish" in stages
     rec = records.make_record(command="test", variant="france", algorithm="beam", params={},
                               seed=1, nodes=a.nodes, seconds=a.seconds, score=a.score,
                               line=a.line)
     assert records.verify_record(rec)[0]
-    more = timed_beam_search("france", None, seed=1, nodes=600_000)
-    assert 150_000 < more.nodes <= 600_000
+    more = timed_beam_search("france", None, seed=1, nodes=12_000_000)
+    assert 3_000_000 < more.nodes <= 12_000_000
     assert max(s["width"] for s in more.trace) > max(s["width"] for s in a.trace)

@@ -38,12 +38,13 @@ from ..evaluation.features import board_terms, evaluate, evaluate_board
 from .policy import policy_filter
 
 MAXD = 40
-# Few children per parent spread a layer over more parents, so more plans survive each cut;
-# the strength suite gained 11-13 points a variant at 8 against 64 (docs/experiments.md).
-KEEP_PER_PARENT = 8
+KEEP_PER_PARENT = 64
 SEEN_BITS = 15  # table of the states one expansion reached: 2**SEEN_BITS slots, half used
 SEEN_SIZE = 1 << SEEN_BITS
 EXPAND_LANES = 64  # expand_all's lanes: at most this many threads share a layer
+# the row of ``ints`` (scratch_arrays) whose first cell counts the children the last
+# expansion generated, before deduplication and the cut to ``keep``: the work it did
+GENERATED = 11
 
 
 @njit(cache=True, _nrt=False)
@@ -141,7 +142,7 @@ def scratch_arrays():
     stack[:, L.LAND] = -1
     return (stack, np.empty((MAXD + 1, I.MAX_LEGAL), dtype=np.int64),
             np.empty(I.MAX_LEGAL, dtype=np.int64), np.empty(I.MAX_LEGAL, dtype=np.int64),
-            np.zeros((11, MAXD + 1), dtype=np.int64), np.zeros(SEEN_SIZE, dtype=np.uint64),
+            np.zeros((12, MAXD + 1), dtype=np.int64), np.zeros(SEEN_SIZE, dtype=np.uint64),
             np.zeros(SEEN_SIZE // 2, dtype=np.int64))
 
 
@@ -252,6 +253,7 @@ def expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt, w
     step0 = W0[L.STEP]
     filled = 0
     count = 0
+    ints[GENERATED, 0] = 0
     worst = 0
     copy_state(stackW[0], W0)
     nacts[0] = _actions(T, stackW[0], -1, 0, acts[0], raw, scratch)
@@ -273,6 +275,7 @@ def expand_into(T, W0, weights, keep, paths, lens, evals, hashes, noise, salt, w
         path[d] = a
         c = conv[d] + (1 if (a == I.CONVERT_WINE or a == I.CONVERT_WHISKEY) else 0)
         if Wc[L.STEP] != step0 or Wc[L.DONE] == 1 or d + 1 == MAXD:
+            ints[GENERATED, 0] += 1
             h = state_hash(Wc)
             hit, filled = _seen_before(seen, used, filled, (h ^ _LEAF) | np.uint64(1))
             if rec is not None:
@@ -346,8 +349,10 @@ def _fetch_add(typingctx, counter, i):
 
 
 @njit(cache=True, parallel=True)
-def expand_all(T, parents, weights, keep, paths, lens, evals, hashes, counts, noise, salt):
-    """expand() for every parent, in parallel; parent p writes slots [p*keep, (p+1)*keep).
+def expand_all(T, parents, weights, keep, paths, lens, evals, hashes, counts, noise, salt,
+               generated):
+    """expand() for every parent, in parallel; parent p writes slots [p*keep, (p+1)*keep),
+    its kept children's count to counts[p] and the children it generated to generated[p].
 
     ``EXPAND_LANES`` lanes share the parents: each takes the next parent not yet taken (an
     atomic counter) until none is left, and allocates its work arrays at its first parent.
@@ -367,6 +372,7 @@ def expand_all(T, parents, weights, keep, paths, lens, evals, hashes, counts, no
                 counts[p] = expand_into(T, parents[p], weights, keep, paths[lo:lo + keep],
                                         lens[lo:lo + keep], evals[lo:lo + keep],
                                         hashes[lo:lo + keep], noise, salt, ws, None)
+                generated[p] = ws[4][GENERATED, 0]
                 p = _fetch_add(taken, 0)
 
 

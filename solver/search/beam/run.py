@@ -111,9 +111,10 @@ def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: f
     """One beam layer: expand every parent, keep the best ``width`` distinct children
     (selection.select_distinct: best evaluation first, ties by hash). Returns the children's
     states, each one's parent (an index into ``parents``), their actions (flat, offsets as
-    Lines.extend) and the number of children generated. ``times`` (if given) accumulates the
-    seconds of the compiled expansion ("expand") and of the rest ("select": ranking, dedup,
-    replay)."""
+    Lines.extend) and the number of children generated, before deduplication and the cut to
+    ``keep``: the layer's work, so that a node budget buys the same work whatever ``keep``
+    and the policy's width. ``times`` (if given) accumulates the seconds of the compiled
+    expansion ("expand") and of the rest ("select": ranking, dedup, replay)."""
     t0 = time.perf_counter()
     P = len(parents)
     paths = np.empty((P * keep, MAXD), dtype=np.int64)
@@ -121,8 +122,9 @@ def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: f
     evals = np.full(P * keep, -1e18)
     hashes = np.zeros(P * keep, dtype=np.uint64)
     counts = np.zeros(P, dtype=np.int64)
+    generated = np.zeros(P, dtype=np.int64)
     t1 = time.perf_counter()
-    expand_all(T, parents, w, keep, paths, lens, evals, hashes, counts, noise, salt)
+    expand_all(T, parents, w, keep, paths, lens, evals, hashes, counts, noise, salt, generated)
     t2 = time.perf_counter()
     chosen = np.empty(width, dtype=np.int64)
     if plan_cap is None:
@@ -138,7 +140,7 @@ def layer(T, parents: np.ndarray, w: np.ndarray, keep: int, width: int, noise: f
     if times is not None:
         times["expand"] = times.get("expand", 0.0) + t2 - t1
         times["select"] = times.get("select", 0.0) + time.perf_counter() - t2 + t1 - t0
-    return children, chosen // keep, flat, offsets, int(counts.sum())
+    return children, chosen // keep, flat, offsets, int(generated.sum())
 
 
 def tie_breaking(seed: int) -> tuple[float, np.uint64]:
@@ -154,7 +156,9 @@ def run_beam(variant: str, width: int, seed: int, time_limit: float | None, prog
     """One beam of width ``width`` under one weighting, from the initial state or ``start``
     (a state and the line that reached it). It ends early, finishing its best state
     greedily, after ``time_limit`` seconds, before a layer that would take it past
-    ``node_limit`` children (one as large as the last), or once ``stop()`` returns true.
+    ``node_limit`` children (guessed: grown from the last as the last grew; a layer above the
+    guess, or a first layer, can pass the limit by part of itself), or once ``stop()``
+    returns true.
     ``meter(n)`` is told each layer's children before ``progress`` sees the layer.
 
     ``guide``: a complete line through ``start`` (a restart's own line). Its state is kept
@@ -179,6 +183,7 @@ def run_beam(variant: str, width: int, seed: int, time_limit: float | None, prog
     complete = True
     last = 0.0  # seconds of the last layer
     last_nodes = 0  # its children
+    next_nodes = 0  # the next layer's children, guessed from the last two layers' growth
     while True:
         live = [i for i in range(len(beam)) if beam[i, L.DONE] == 0]
         for i in range(len(beam)):
@@ -191,7 +196,7 @@ def run_beam(variant: str, width: int, seed: int, time_limit: float | None, prog
         # stop before a layer that would end past the time limit (it takes about as long
         # as the last one)
         if (time_limit is not None and time.perf_counter() - t0 + last > time_limit) or \
-                (node_limit is not None and nodes + last_nodes > node_limit) or \
+                (node_limit is not None and nodes + next_nodes > node_limit) or \
                 (stop is not None and stop()):
             complete = False
             break
@@ -199,6 +204,9 @@ def run_beam(variant: str, width: int, seed: int, time_limit: float | None, prog
         beam, parent, flat, offsets, n = layer(e.T, beam[live], w, keep, width, noise, salt,
                                                scratch, plan_cap=cap)
         nodes += n
+        # a layer generates more children than the last as the beam fills and the game's
+        # choices grow, so its size is guessed from the growth of the last two
+        next_nodes = n if last_nodes == 0 else max(n, n * n // last_nodes)
         last_nodes = n
         if g is not None:
             beam, parent, flat, offsets = g.keep(beam, np.asarray(live)[parent], flat,

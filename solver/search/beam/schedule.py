@@ -32,7 +32,8 @@ The widths depend on the machine's speed, so two runs of one seed may differ; ``
 gives fixed widths and the same line every time. ``nodes`` (``--nodes N``) budgets the same
 stages in children generated instead: the clock's "time" is the count of children, the cost
 model is in children per unit of width, and a beam stops before a layer that would pass the
-budget (one as large as its last), so the same budget and seed give the same line anywhere.
+budget (one grown from its last as the last grew), so the same budget and seed give the same
+line anywhere.
 
 ``GROUP_SHARE`` 0.35: in short timed runs (``tools/tune_schedule.py``) 0.35 scored more than
 0.5 in all four pairs, and 3 and 6 groups scored about the same; six keep more weightings in
