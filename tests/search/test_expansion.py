@@ -61,6 +61,17 @@ def test_sort_small_sorts():
         assert a[:n].tolist() == want.tolist()
 
 
+def _expand_all(e, parents, w, keep, salt):
+    """expand_all over ``parents`` into fresh slot arrays: paths, lens, evals, hashes, counts
+    and generated."""
+    P = len(parents)
+    out = (np.zeros((P * keep, EX.MAXD), dtype=np.int64), np.zeros(P * keep, dtype=np.int64),
+           np.full(P * keep, -1e18), np.zeros(P * keep, dtype=np.uint64),
+           np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64))
+    EX.expand_all(e.T, parents, w, keep, *out[:5], 0.05, salt, out[5])
+    return out
+
+
 def test_expand_all_writes_what_expand_finds_parent_by_parent():
     """The lanes of expand_all take parents in whatever order the threads reach them; each
     parent's slots hold exactly what a lone expand of it finds."""
@@ -68,14 +79,7 @@ def test_expand_all_writes_what_expand_finds_parent_by_parent():
     parents = np.array([s for s in states if s[L.DONE] == 0][:60])
     keep, w, salt = 24, PORTFOLIO[0], np.uint64(12345)
     P = len(parents)
-    paths = np.zeros((P * keep, EX.MAXD), dtype=np.int64)
-    lens = np.zeros(P * keep, dtype=np.int64)
-    evals = np.full(P * keep, -1e18)
-    hashes = np.zeros(P * keep, dtype=np.uint64)
-    counts = np.zeros(P, dtype=np.int64)
-    generated = np.zeros(P, dtype=np.int64)
-    EX.expand_all(e.T, parents, w, keep, paths, lens, evals, hashes, counts, 0.05, salt,
-                  generated)
+    paths, lens, evals, hashes, counts, _ = _expand_all(e, parents, w, keep, salt)
     for p in range(P):
         pa = np.zeros((keep, EX.MAXD), dtype=np.int64)
         le = np.zeros(keep, dtype=np.int64)
@@ -96,17 +100,10 @@ def test_generated_children_count_the_work_whatever_keep():
     suite, though it scored less at equal width."""
     e, states = playout_states("ireland", games=2, every=3)
     parents = np.array([s for s in states if s[L.DONE] == 0][:40])
-    P, w, salt = len(parents), PORTFOLIO[0], np.uint64(7)
+    w, salt = PORTFOLIO[0], np.uint64(7)
     seen = {}
     for keep in (2, 24):
-        paths = np.zeros((P * keep, EX.MAXD), dtype=np.int64)
-        lens = np.zeros(P * keep, dtype=np.int64)
-        evals = np.full(P * keep, -1e18)
-        hashes = np.zeros(P * keep, dtype=np.uint64)
-        counts = np.zeros(P, dtype=np.int64)
-        generated = np.zeros(P, dtype=np.int64)
-        EX.expand_all(e.T, parents, w, keep, paths, lens, evals, hashes, counts, 0.05, salt,
-                      generated)
+        *_, counts, generated = _expand_all(e, parents, w, keep, salt)
         assert (generated >= counts).all() and (counts <= keep).all()
         seen[keep] = generated
     assert (seen[2] == seen[24]).all()
