@@ -25,11 +25,16 @@ def main() -> None:
     ap.add_argument("--variants", nargs="+", default=["ireland", "france"])
     ap.add_argument("--seeds", nargs="+", type=int, default=[101])
     ap.add_argument("--groups", nargs="+", type=int, default=[schedule.GROUPS])
-    ap.add_argument("--share", nargs="+", type=float, default=[schedule.GROUP_SHARE])
+    ap.add_argument("--share", nargs="+", type=float, default=None,
+                    help="group shares to try (default: each variant's GROUP_SHARE)")
     a = ap.parse_args()
+    shares = a.share or [None]
+    default_share = dict(schedule.GROUP_SHARE)
     for seed, variant, groups, share in itertools.product(a.seeds, a.variants, a.groups,
-                                                          a.share):
-        schedule.GROUPS, schedule.GROUP_SHARE = groups, share
+                                                          shares):
+        share = default_share[variant] if share is None else share
+        schedule.GROUPS = groups
+        schedule.GROUP_SHARE = default_share | {variant: share}
         t = time.perf_counter()
         r = schedule.timed_beam_search(variant, a.seconds, seed)
         print(json.dumps({"variant": variant, "seed": seed, "groups": groups, "share": share,
