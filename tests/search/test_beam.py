@@ -61,13 +61,21 @@ def test_beam_with_a_time_limit_still_returns_a_complete_line():
 
 def test_endgame_polish_keeps_the_best_line_and_restarts_on_its_prefix(monkeypatch):
     """Two groups of width 2, then the polish stage (beam/stages.py): the result is at least as
-    good as every group's line, the polish restarts ran, and the line replays on the
-    reference."""
+    good as every group's line, the polish restarts ran as wide as the whole beam, each chain
+    under the weighting of the group that found its line, and the line replays on the
+    reference. Seed 1: the second group (not the leader's) finds the better line."""
     monkeypatch.setattr(stages, "GROUP_WIDTH", 2)
-    r = beam_search("france", width=4)
-    groups = [t["score"] for t in r.trace if t["stage"] == "group"]
+    r = beam_search("france", width=4, seed=1)
+    found = [t for t in r.trace if t["stage"] == "group"]
+    groups = [t["score"] for t in found]
     polish = [t for t in r.trace if t["stage"] == "polish"]
     assert len(groups) == 2 and polish
+    assert groups[1] > groups[0] and found[1]["weighting"] != found[0]["weighting"]
+    chains = [t["weighting"] for t in polish]  # the best line's chain first
+    n = chains.index(found[0]["weighting"])
+    assert n > 0 and chains == [found[1]["weighting"]] * n + [found[0]["weighting"]] * (
+        len(chains) - n)
+    assert all(t["width"] == 4 for t in polish)
     assert {t["from_round"] for t in polish} <= set(stages.POLISH_ROUNDS)
     assert r.score[0] >= max(groups) and r.score[0] == max(groups + [t["score"] for t in polish])
     rec = records.make_record(command="test", variant="france", algorithm="beam",

@@ -26,6 +26,18 @@ def test_polish_restarts_in_the_schedule_never_end_below_their_chain():
         s["score"] for s in r.trace if s["stage"] in ("probe", "group"))[-2]
 
 
+def test_each_polish_chain_runs_under_the_weighting_whose_beam_found_its_line():
+    """Ireland seed 4 under 8M children: a group other than the leader's finds the best line,
+    so its chain (polished last) runs that group's weighting, the other chain the leader's."""
+    r = timed_beam_search("ireland", None, seed=4, nodes=8_000_000)
+    games = sorted((s for s in r.trace if s["stage"] in ("probe", "group")),
+                   key=lambda s: -s["score"])
+    polish = [s["weighting"] for s in r.trace if s["stage"] == "polish"]
+    assert games[0]["weighting"] != 0 and games[1]["weighting"] == 0
+    assert polish[0] == games[1]["weighting"] and polish[-1] == games[0]["weighting"]
+    assert set(polish) == {games[0]["weighting"], games[1]["weighting"]}
+
+
 def test_the_timed_search_fits_its_budget_and_runs_every_stage():
     t = time.perf_counter()
     r = timed_beam_search("ireland", 15.0, seed=1)

@@ -42,10 +42,15 @@ strength suite's node budget France gained with 0.5 on six of eight tuning seeds
 +16.0 on the means of seeds 3-6 and 7-10) and Ireland lost (-11.75), hence one share per
 variant (docs/experiments.md).
 
+Each polish chain runs under the weighting whose beam found its line (as in ``beam_search``):
+under the suite's node budget Ireland's seeds 3-6 scored 504.00 against 495.50 with the
+leader polishing every chain, France's 490.00 against 489.50 (docs/experiments.md,
+2026-12-06; one 600 s run on seed 5 had shown no gain).
+
 Tried and not adopted (docs/experiments.md): one group per weighting of the portfolio
-instead of the six, hand-set weighting #3 as Ireland's polisher, each chain polished under the
-weighting whose group found it, and each polish restart priced at the measured rate of its own
-start round. None gained over the default in 600 s runs on tuning seed 5.
+instead of the six, hand-set weighting #3 as Ireland's polisher, and each polish restart
+priced at the measured rate of its own start round. Neither gained over the default in
+600 s runs on tuning seed 5.
 """
 
 from __future__ import annotations
@@ -169,8 +174,8 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     ends the search at the next layer (the best line so far, finished greedily). ``start``
     (a state and the line that reached it, as for ``beam_search``) searches on from that
     position: the probe and the groups start there, no polish restart starts before it.
-    ``portfolio``: the weightings (the groups: ``group_weightings``; the probe and the
-    polish: entry 0; default ``weights.default_portfolio(variant)``). Under a node budget
+    ``portfolio``: the weightings (the groups: ``group_weightings``; the probe: entry 0; a
+    polish chain: the weighting that found its line; default ``weights.default_portfolio(variant)``). Under a node budget
     ``progress`` gets a fourth argument: the children generated so far.
     """
     pf = default_portfolio(variant) if portfolio is None else portfolio
@@ -187,7 +192,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     clock = _Clock(seconds, progress, nodes)
     t0 = clock.t0
     trace: list[dict] = []
-    found: list[SearchResult] = []
+    found: list[tuple[SearchResult, int]] = []  # each whole-game beam and its weighting
     nodes = layers = 0
     complete = True
 
@@ -206,7 +211,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     warm_up(variant, seed)
     r = clock.run(variant, PROBE_WIDTH, seed, pf[0], "probe", stop, start=start)
     record("probe", r, PROBE_WIDTH, 0, first_round)
-    found.append(r)
+    found.append((r, 0))
 
     # ----- strategy groups ----------------------------------------------------------------
     group_end = clock.used() + GROUP_SHARE[variant] * clock.left()
@@ -222,17 +227,18 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
         r = clock.run(variant, width, seed, pf[wi], f"group {i + 1}/{groups}", stop,
                       start=start)
         record("group", r, width, wi, first_round)
-        found.append(r)
-    found.sort(key=lambda r: -r.score[0])
-    best = found[0]
+        found.append((r, wi))
+    found.sort(key=lambda f: -f[0].score[0])
+    best = found[0][0]
 
     # ----- endgame polish -----------------------------------------------------------------
     e = FastEngine(variant)
     chains = polish_chains(found)
     # the best line's restarts last: time an estimate left over goes to them
     plan = [(c, rnd) for c in reversed(range(len(chains))) for rnd in POLISH_ROUNDS]
-    lines = [list(line) for _, line in chains]  # each chain's best line so far
-    scores = [score for score, _ in chains]
+    lines = [list(line) for _, line, _ in chains]  # each chain's best line so far
+    scores = [score for score, _, _ in chains]
+    polishers = [wi for _, _, wi in chains]  # each chain under the weighting that found it
     tried: dict[tuple, int] = {}  # restart prefix -> the widest beam run from it
     i = fills = 0
     while not stopped():
@@ -255,9 +261,9 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
         if width < FILL_GAIN * tried.get(key, 0) or (i > len(plan) and width < PROBE_WIDTH):
             continue  # the same restart at about the same width would find the same line
         tried[key] = max(width, tried.get(key, 0))
-        r = clock.run(variant, width, seed, pf[0], label, stop, start=restart,
+        r = clock.run(variant, width, seed, pf[polishers[c]], label, stop, start=restart,
                       polish=True, guide=lines[c])
-        record("polish", r, width, 0, max(rnd, first_round))
+        record("polish", r, width, polishers[c], max(rnd, first_round))
         if r.score[0] > scores[c]:
             lines[c], scores[c] = r.line, r.score[0]
         if r.score[0] > best.score[0]:

@@ -24,7 +24,7 @@ GROUP_WIDTH = 100
 MAX_GROUPS = 6  # strategy groups at most (schedule.GROUPS is this too)
 POLISH_ROUNDS = (28, 22, 25, 28)  # the endgame polish restarts from these rounds ...
 POLISH_LINES = 2  # ... of this many of the best lines the groups found
-POLISH_SHARE = 0.5  # ... with a beam this share of the whole width
+POLISH_SHARE = 1.0  # ... with a beam this share of the whole width
 
 
 def group_count(width: int, weightings: int) -> int:
@@ -53,12 +53,15 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
        the last rounds the score itself dominates the evaluation and a wide beam plays the
        ending far better than the narrow group that found the line. A restart that scores
        more replaces the line for the next restarts of its chain; a restart from a state
-       already tried is skipped (it would find the same line). At width 2000 (seed 0) the
-       polish took a line 25 points higher in Ireland and 33 in France (docs/experiments.md).
+       already tried is skipped (it would find the same line). Each chain is polished under
+       the weighting whose group found its line. The polish beam is as wide as the whole
+       beam: at width 2000 that scored more than half as wide (France seeds 3-6 519.25
+       against 509.25, Ireland 538 against 527), and more than spending the same children
+       on a wider beam with the half-width polish (docs/experiments.md, 2026-12-06).
 
     ``weights`` gives one weighting to a single plain beam of the whole width instead.
-    ``portfolio`` gives the groups' weightings in order (group i: entry i mod len, the polish:
-    entry 0) instead of the default, ``weights.default_portfolio(variant)`` chosen by
+    ``portfolio`` gives the groups' weightings in order (group i: entry i mod len; a polish
+    chain: its group's) instead of the default, ``weights.default_portfolio(variant)`` chosen by
     ``group_weightings``.
     ``stop`` (a callable) ends the search at the next layer once it returns true: the stage
     under way finishes its best state greedily and the stages after it are skipped.
@@ -80,7 +83,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     polish_width = max(1, int(width * POLISH_SHARE)) if groups > 1 else 0
     stages = groups + (POLISH_LINES * len(POLISH_ROUNDS) if polish_width else 0)
     t0 = time.perf_counter()
-    found: list[SearchResult] = []
+    found: list[tuple[SearchResult, int]] = []  # each group's result and weighting
     trace: list[dict] = []
     nodes = layers = 0
     complete = True
@@ -104,19 +107,19 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
         nodes += r.nodes
         layers += r.layers
         complete = complete and r.complete
-        found.append(r)
+        found.append((r, chosen[i]))
         trace.append({"stage": "group", "weighting": chosen[i],
                       "width": share, "from_round": 1 if start is None else int(start[0][L.ROUND]),
                       "score": r.score[0],
                       "seconds": round(r.seconds, 1)})
-    found.sort(key=lambda r: -r.score[0])
-    best = found[0]
+    found.sort(key=lambda f: -f[0].score[0])
+    best = found[0][0]
     if polish_width and not stopped():
         e = FastEngine(variant)
         done = groups
         chains = polish_chains(found)
         tried = set()
-        for line_score, line in chains:
+        for line_score, line, wi in chains:
             # each restart polishes the best line of this chain so far
             for rnd in POLISH_ROUNDS:
                 if stopped():
@@ -128,14 +131,14 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                     done += 1
                     continue
                 tried.add(key)
-                r = run_beam(variant, polish_width, seed, limit(done), progress, keep, pf[0],
+                r = run_beam(variant, polish_width, seed, limit(done), progress, keep, pf[wi],
                              start=restart,
                              label=f"polish {done + 1 - groups}/{stages - groups}",
                              stop=stop, guide=line)
                 done += 1
                 nodes += r.nodes
                 layers += r.layers
-                trace.append({"stage": "polish", "weighting": 0, "width": polish_width,
+                trace.append({"stage": "polish", "weighting": wi, "width": polish_width,
                               "from_round": rnd, "score": r.score[0],
                               "seconds": round(r.seconds, 1)})
                 complete = complete and r.complete
@@ -147,13 +150,15 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                         time.perf_counter() - t0, complete, trace)
 
 
-def polish_chains(found: list[SearchResult]) -> list[tuple[int, list[int]]]:
-    """The endgame polish's chains: (score, line) of the ``POLISH_LINES`` best distinct lines
-    of ``found`` (sorted best first)."""
-    chains: list[tuple[int, list[int]]] = []
-    for r in found:
+def polish_chains(found: list[tuple[SearchResult, int]]) -> list[tuple[int, list[int], int]]:
+    """The endgame polish's chains: (score, line, weighting) of the ``POLISH_LINES`` best
+    distinct lines of ``found``, (result, the weighting that found it) pairs sorted best first.
+    A chain is polished under its own weighting: the line's plan is the one that weighting
+    values (docs/experiments.md, 2026-12-06)."""
+    chains: list[tuple[int, list[int], int]] = []
+    for r, wi in found:
         if len(chains) < POLISH_LINES and all(r.line != c[1] for c in chains):
-            chains.append((r.score[0], r.line))
+            chains.append((r.score[0], r.line, wi))
     return chains
 
 
