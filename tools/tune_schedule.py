@@ -28,13 +28,12 @@ def main() -> None:
     ap.add_argument("--share", nargs="+", type=float, default=None,
                     help="group shares to try (default: each variant's GROUP_SHARE)")
     a = ap.parse_args()
-    shares = a.share or [None]
     default_share = dict(schedule.GROUP_SHARE)
     for seed, variant, groups, share in itertools.product(a.seeds, a.variants, a.groups,
-                                                          shares):
-        share = default_share[variant] if share is None else share
+                                                          a.share or [None]):
         schedule.GROUPS = groups
-        schedule.GROUP_SHARE = default_share | {variant: share}
+        schedule.GROUP_SHARE = default_share | ({} if share is None else {variant: share})
+        share = schedule.GROUP_SHARE[variant]
         t = time.perf_counter()
         r = schedule.timed_beam_search(variant, a.seconds, seed)
         print(json.dumps({"variant": variant, "seed": seed, "groups": groups, "share": share,

@@ -175,8 +175,9 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     (a state and the line that reached it, as for ``beam_search``) searches on from that
     position: the probe and the groups start there, no polish restart starts before it.
     ``portfolio``: the weightings (the groups: ``group_weightings``; the probe: entry 0; a
-    polish chain: the weighting that found its line; default ``weights.default_portfolio(variant)``). Under a node budget
-    ``progress`` gets a fourth argument: the children generated so far.
+    polish chain: the weighting that found its line; default
+    ``weights.default_portfolio(variant)``). Under a node budget ``progress`` gets a fourth
+    argument: the children generated so far.
     """
     pf = default_portfolio(variant) if portfolio is None else portfolio
     if nodes is not None:
