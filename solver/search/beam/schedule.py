@@ -237,9 +237,6 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     chains = polish_chains(found)
     # the best line's restarts last: time an estimate left over goes to them
     plan = [(c, rnd) for c in reversed(range(len(chains))) for rnd in POLISH_ROUNDS]
-    lines = [list(line) for _, line, _ in chains]  # each chain's best line so far
-    scores = [score for score, _, _ in chains]
-    polishers = [wi for _, _, wi in chains]  # each chain under the weighting that found it
     tried: dict[tuple, int] = {}  # restart prefix -> the widest beam run from it
     i = fills = 0
     while not stopped():
@@ -250,23 +247,23 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
         else:  # time left over: the best line again, from the fill rounds in turn
             if fills >= len(FILL_ROUNDS):
                 break
-            c = max(range(len(chains)), key=lambda x: scores[x])
+            c = max(range(len(chains)), key=lambda x: chains[x].score)
             rnd = FILL_ROUNDS[fills]
             rest = [rnd]
             fills += 1
             label = f"polish {i + 1}"
         i += 1
-        restart = polish_restart(e, lines[c], rnd, start)
+        chain = chains[c]
+        restart = polish_restart(e, chain.line, rnd, start)
         key = tuple(restart[1])
         width = max(1, int(SAFETY * clock.left() / clock.cost(rest, "polish")))
         if width < FILL_GAIN * tried.get(key, 0) or (i > len(plan) and width < PROBE_WIDTH):
             continue  # the same restart at about the same width would find the same line
         tried[key] = max(width, tried.get(key, 0))
-        r = clock.run(variant, width, seed, pf[polishers[c]], label, stop, start=restart,
-                      polish=True, guide=lines[c])
-        record("polish", r, width, polishers[c], max(rnd, first_round))
-        if r.score[0] > scores[c]:
-            lines[c], scores[c] = r.line, r.score[0]
+        r = clock.run(variant, width, seed, pf[chain.weighting], label, stop, start=restart,
+                      polish=True, guide=chain.line)
+        record("polish", r, width, chain.weighting, max(rnd, first_round))
+        chain.take(r)
         if r.score[0] > best.score[0]:
             best = r
     complete = complete and not (stop is not None and stop())

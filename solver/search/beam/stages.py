@@ -9,6 +9,7 @@ restarts from late rounds of the best lines, keeping the line it polishes (run.p
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -119,46 +120,59 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
         done = groups
         chains = polish_chains(found)
         tried = set()
-        for line_score, line, wi in chains:
+        for chain in chains:
             # each restart polishes the best line of this chain so far
             for rnd in POLISH_ROUNDS:
                 if stopped():
                     complete = False
                     break
-                restart = polish_restart(e, line, rnd, start)
+                restart = polish_restart(e, chain.line, rnd, start)
                 key = tuple(restart[1])
                 if key in tried:  # the same restart again: deterministic, skip it
                     done += 1
                     continue
                 tried.add(key)
-                r = run_beam(variant, polish_width, seed, limit(done), progress, keep, pf[wi],
-                             start=restart,
+                r = run_beam(variant, polish_width, seed, limit(done), progress, keep,
+                             pf[chain.weighting], start=restart,
                              label=f"polish {done + 1 - groups}/{stages - groups}",
-                             stop=stop, guide=line)
+                             stop=stop, guide=chain.line)
                 done += 1
                 nodes += r.nodes
                 layers += r.layers
-                trace.append({"stage": "polish", "weighting": wi, "width": polish_width,
-                              "from_round": rnd, "score": r.score[0],
+                trace.append({"stage": "polish", "weighting": chain.weighting,
+                              "width": polish_width, "from_round": rnd, "score": r.score[0],
                               "seconds": round(r.seconds, 1)})
                 complete = complete and r.complete
-                if r.score[0] > line_score:
-                    line, line_score = r.line, r.score[0]
+                chain.take(r)
                 if r.score[0] > best.score[0]:
                     best = r
     return SearchResult(variant, best.score, best.line, nodes, layers,
                         time.perf_counter() - t0, complete, trace)
 
 
-def polish_chains(found: list[tuple[SearchResult, int]]) -> list[tuple[int, list[int], int]]:
-    """The endgame polish's chains: (score, line, weighting) of the ``POLISH_LINES`` best
-    distinct lines of ``found``, (result, the weighting that found it) pairs sorted best first.
-    A chain is polished under its own weighting: the line's plan is the one that weighting
-    values (docs/experiments.md, 2026-12-06)."""
-    chains: list[tuple[int, list[int], int]] = []
+@dataclass
+class Chain:
+    """One chain of polish restarts: the best line so far of a line the groups found, its
+    score, and the weighting it is polished under (the one whose group found the line: the
+    line's plan is the one that weighting values; docs/experiments.md, 2026-12-06)."""
+
+    score: int
+    line: list[int]
+    weighting: int
+
+    def take(self, r: SearchResult) -> None:
+        """Keep ``r``'s line if it scores more: the chain's next restarts polish that line."""
+        if r.score[0] > self.score:
+            self.line, self.score = list(r.line), r.score[0]
+
+
+def polish_chains(found: list[tuple[SearchResult, int]]) -> list[Chain]:
+    """The endgame polish's chains: the ``POLISH_LINES`` best distinct lines of ``found``,
+    (result, the weighting that found it) pairs sorted best first."""
+    chains: list[Chain] = []
     for r, wi in found:
-        if len(chains) < POLISH_LINES and all(r.line != c[1] for c in chains):
-            chains.append((r.score[0], r.line, wi))
+        if len(chains) < POLISH_LINES and all(r.line != c.line for c in chains):
+            chains.append(Chain(r.score[0], list(r.line), wi))
     return chains
 
 
