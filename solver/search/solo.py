@@ -27,7 +27,7 @@ from solver.fast import layout as L
 
 from . import progress, records
 from .beam import beam_search, timed_beam_search
-from .beam.stages import POLISH_LINES, POLISH_ROUNDS, group_count
+from .beam.stages import POLISH_LINES, group_count, polish_rounds
 from .evaluation.features import PORTFOLIO
 from .evaluation.weights import default_portfolio, portfolio_with, to_named, tuned_default
 from .mcts import PLAYOUT_WIDTH as MCTS_PLAYOUT_WIDTH
@@ -326,7 +326,7 @@ class _ProgressBar:
         groups = self.groups = group_count(self.job.width, len(pf))
         spans = [ROUNDS] * groups
         if groups > 1:
-            spans += [ROUNDS + 1 - r for r in POLISH_ROUNDS] * POLISH_LINES
+            spans += [ROUNDS + 1 - r for r in polish_rounds(self.job.variant)] * POLISH_LINES
         return spans
 
     def update(self, state, k, stage: str = "", nodes: int | None = None) -> None:

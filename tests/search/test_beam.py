@@ -76,7 +76,7 @@ def test_endgame_polish_keeps_the_best_line_and_restarts_on_its_prefix(monkeypat
     assert n > 0 and chains == [found[1]["weighting"]] * n + [found[0]["weighting"]] * (
         len(chains) - n)
     assert all(t["width"] == 4 for t in polish)
-    assert {t["from_round"] for t in polish} <= set(stages.POLISH_ROUNDS)
+    assert {t["from_round"] for t in polish} <= set(stages.polish_rounds("france"))
     assert r.score[0] >= max(groups) and r.score[0] == max(groups + [t["score"] for t in polish])
     rec = records.make_record(command="test", variant="france", algorithm="beam",
                               params={"width": 4}, seed=0, nodes=r.nodes, seconds=r.seconds,

@@ -26,6 +26,15 @@ MAX_GROUPS = 6  # strategy groups at most (schedule.GROUPS is this too)
 POLISH_ROUNDS = (28, 22, 25, 28)  # the endgame polish restarts from these rounds ...
 POLISH_LINES = 2  # ... of this many of the best lines the groups found
 POLISH_SHARE = 1.0  # ... with a beam this share of the whole width
+# rounds a fixed-width chain restarts from before the endgame's, by variant: France's group
+# lines gain from a whole-width restart at round 16, Ireland's lost (docs/experiments.md,
+# 2026-12-06, eleventh session)
+DEEP_ROUNDS = {"ireland": (), "france": (16,)}
+
+
+def polish_rounds(variant: str) -> tuple[int, ...]:
+    """The rounds each chain of ``beam_search``'s polish restarts from, in order."""
+    return DEEP_ROUNDS[variant] + POLISH_ROUNDS
 
 
 def group_count(width: int, weightings: int) -> int:
@@ -50,7 +59,8 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
        alive; six wider groups beat one group of 100 per weighting (docs/experiments.md,
        2026-12-04).
     2. **Endgame polish.** From the ``POLISH_LINES`` best distinct lines of stage 1, a single
-       beam of ``POLISH_SHARE`` x ``width`` restarts at each round of ``POLISH_ROUNDS``. In
+       beam of ``POLISH_SHARE`` x ``width`` restarts at each round of ``polish_rounds``
+       (France first from round 16, ``DEEP_ROUNDS``; then ``POLISH_ROUNDS``). In
        the last rounds the score itself dominates the evaluation and a wide beam plays the
        ending far better than the narrow group that found the line. A restart that scores
        more replaces the line for the next restarts of its chain; a restart from a state
@@ -82,7 +92,8 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     chosen = (group_weightings(variant, pf, seed, groups) if portfolio is None
               else [i % len(pf) for i in range(groups)])
     polish_width = max(1, int(width * POLISH_SHARE)) if groups > 1 else 0
-    stages = groups + (POLISH_LINES * len(POLISH_ROUNDS) if polish_width else 0)
+    rounds = polish_rounds(variant)
+    stages = groups + (POLISH_LINES * len(rounds) if polish_width else 0)
     t0 = time.perf_counter()
     found: list[tuple[SearchResult, int]] = []  # each group's result and weighting
     trace: list[dict] = []
@@ -122,7 +133,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
         tried = set()
         for chain in chains:
             # each restart polishes the best line of this chain so far
-            for rnd in POLISH_ROUNDS:
+            for rnd in rounds:
                 if stopped():
                     complete = False
                     break
