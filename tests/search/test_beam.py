@@ -77,6 +77,7 @@ def test_endgame_polish_keeps_the_best_line_and_restarts_on_its_prefix(monkeypat
         len(chains) - n)
     assert all(t["width"] == 4 for t in polish)
     assert {t["from_round"] for t in polish} <= set(stages.polish_rounds("france"))
+    assert polish[0]["from_round"] == 16  # France's chains restart from round 16 first
     assert r.score[0] >= max(groups) and r.score[0] == max(groups + [t["score"] for t in polish])
     rec = records.make_record(command="test", variant="france", algorithm="beam",
                               params={"width": 4}, seed=0, nodes=r.nodes, seconds=r.seconds,
