@@ -2,8 +2,9 @@
 
 The stages (the measurements behind them are in ``beam_search``'s docstring): narrow groups
 under different evaluation weightings (the plans), then an endgame polish in which a wide beam
-restarts from late rounds of the best lines, keeping the line it polishes (run.py's guide).
-``schedule.py`` runs the same stages fitted to a time budget.
+restarts from late rounds of the best lines (in France from round 16 first), keeping the line
+it polishes (run.py's guide). ``schedule.py`` runs the same stages fitted to a time budget,
+with the endgame rounds only.
 """
 
 from __future__ import annotations
