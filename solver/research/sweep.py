@@ -414,18 +414,23 @@ def run_dir_of(out: str) -> Path:
     return base.with_name(base.stem + ".jobs")
 
 
-def verify_sweep(data: dict, progress=None, workers: int = 1,
-                 best_only: bool = False) -> list[str]:
+def verify_sweep(data: dict, progress=None, workers: int = 1, best_only: bool = False,
+                 top: int | None = None, fast: bool = False) -> list[str]:
     """Replay every line of a sweep record on the reference engine; the failures, in the
     record's order. ``workers`` > 1 replays in that many processes (the lines are
     independent, and a 282-opening sweep holds 846 of them). ``best_only`` replays one line
-    per row, its best seed's (the line behind the table's ``best``), a quicker check."""
-    runs = [(row["candidate"], run) for row in data.get("rows", [])
+    per row, its best seed's (the line behind the table's ``best``), a quicker check; ``top``
+    only the first ``top`` rows (the table's head: rows are in rank order). ``fast`` replays
+    on the fast engine instead (``records.verify_fast``: milliseconds a line, a screen of
+    every line; the reference engine is the judge)."""
+    rows = data.get("rows", [])[:top]
+    runs = [(row["candidate"], run) for row in rows
             for run in _best_run(row.get("runs", []), best_only)]
     lines = [{"variant": data["variant"], "line": run["line"], "score": run["score"]}
              for _, run in runs]
+    check = records.verify_fast if fast else records.verify_record
     verdicts = []
-    for verdict in ordered_map(records.verify_record, lines, workers):
+    for verdict in ordered_map(check, lines, 1 if fast else workers):
         verdicts.append(verdict)
         if progress:
             progress()

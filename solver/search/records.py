@@ -184,6 +184,30 @@ def verify_record(data: dict) -> tuple[bool, str, dict]:
     return True, f"confirmed: {sc['total']} points", sc
 
 
+def verify_fast(data: dict) -> tuple[bool, str, dict]:
+    """:func:`verify_record` on the fast engine: each action checked against its legal
+    actions, the end and the score compared. A screen that takes milliseconds a line, for
+    sweeps of thousands; the fast engine equals the reference step by step (tests/fast), and
+    the reference stays the judge (``ora-solve replay``)."""
+    from solver.fast import layout as L
+    from solver.fast.engine import FastEngine  # the kernels load only when a screen runs
+
+    e = FastEngine(data["variant"])
+    W = e.initial_wide().copy()
+    for i, cid in enumerate(data["line"]):
+        if W[L.DONE]:
+            return False, f"action {i} ({cid}): the game is already over", {}
+        if int(cid) not in set(e.legal_wide(W).tolist()):
+            return False, f"action {i} ({cid}, {C.describe_id(cid)}) is illegal", {}
+        e.step_wide(W, cid)
+    sc = dict(zip(("total", "goods", "economic", "dwelling"), e.score_wide(W)))
+    if not W[L.DONE]:
+        return False, "the line ends before the game is over", sc
+    if sc != data["score"]:
+        return False, f"replayed score {sc} differs from the recorded {data['score']}", sc
+    return True, f"confirmed: {sc['total']} points", sc
+
+
 def check_writable(path: str | Path, what: str | None = "the record") -> None:
     """Raise OutputError unless a file can be written at ``path``: not a directory, in an
     existing directory where a file can be created (tried, then removed). The message says

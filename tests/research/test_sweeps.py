@@ -202,32 +202,53 @@ def test_turn_labels_split_turns_and_join_options():
 
 
 SWEEPS = sorted((ROOT / "results" / "sweeps").glob("*.json"))
-# a record of more lines than this replays whole in the slow tier and by its rows' best
-# lines in the default one (replaying every committed line took over 6 minutes on 2 cores)
-QUICK_RUNS = 200
+# the default tier replays every committed line on the fast engine and the head of each
+# table on the reference engine; the slow tier replays every line on the reference engine
+# (that took over 6 minutes on 2 cores, and the best lines of the big records alone about 4)
+TOP_ROWS = 10
 
 
-def _runs(path) -> int:
-    return sum(len(r.get("runs", [])) for r in json.loads(path.read_text())["rows"])
-
-
-BIG = [p for p in SWEEPS if _runs(p) > QUICK_RUNS]
-
-
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p in BIG else p
-                                  for p in SWEEPS], ids=lambda p: p.name)
-def test_every_committed_sweep_replays(path):
+@pytest.mark.parametrize("path", SWEEPS, ids=lambda p: p.name)
+def test_every_committed_sweep_replays_on_the_fast_engine(path):
     data = json.loads(path.read_text())
     assert data["kind"] == SW.KIND
-    # the lines are independent: two processes halve the default tier's longest test
+    assert SW.verify_sweep(data, fast=True) == []
+
+
+@pytest.mark.parametrize("path", SWEEPS, ids=lambda p: p.name)
+def test_every_committed_sweeps_leading_rows_replay_on_the_reference_engine(path):
+    data = json.loads(path.read_text())
+    assert SW.verify_sweep(data, workers=min(2, os.cpu_count() or 1), best_only=True,
+                           top=TOP_ROWS) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", SWEEPS, ids=lambda p: p.name)
+def test_every_committed_sweep_replays(path):
+    data = json.loads(path.read_text())
     assert SW.verify_sweep(data, workers=min(2, os.cpu_count() or 1)) == []
 
 
-@pytest.mark.parametrize("path", BIG, ids=lambda p: p.name)
-def test_every_big_committed_sweep_replays_its_best_lines(path):
-    data = json.loads(path.read_text())
-    assert data["kind"] == SW.KIND
-    assert SW.verify_sweep(data, workers=min(2, os.cpu_count() or 1), best_only=True) == []
+def test_a_fast_replay_names_the_same_bad_runs_as_the_reference():
+    data = json.loads(min(SWEEPS, key=lambda p: p.stat().st_size).read_text())
+    rows = [r for r in data["rows"] if r.get("runs")][:3]
+    data["rows"] = rows
+    rows[0]["runs"][0]["score"]["total"] += 1  # a wrong score
+    rows[1]["runs"][0]["line"].insert(3, 999_999)  # an illegal action
+    rows[-1]["runs"][-1]["line"] = rows[-1]["runs"][-1]["line"][:-5]  # an unfinished line
+    fast, ref = SW.verify_sweep(data, fast=True), SW.verify_sweep(data)
+    assert len(fast) == 3
+    assert [m.split(":")[0] for m in fast] == [m.split(":")[0] for m in ref]
+    assert "illegal" in fast[1] and "before the game is over" in fast[2]
+
+
+def test_top_replays_only_the_leading_rows():
+    data = json.loads(min(SWEEPS, key=lambda p: p.stat().st_size).read_text())
+    rows = [r for r in data["rows"] if r.get("runs")][:3]
+    data["rows"] = rows
+    rows[2]["runs"][0]["score"]["total"] += 1  # wrong, but past the head
+    assert SW.verify_sweep(data, fast=True, top=2) == []
+    assert len(SW.verify_sweep(data, fast=True, top=3)) == 1
 
 
 def test_a_best_only_replay_checks_each_rows_best_line():
