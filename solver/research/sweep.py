@@ -42,8 +42,8 @@ class Candidate:
 
 def turn_label(state, actions: list[int]) -> str:
     """Readable text of actions played from a reference state: turns separated by `` | ``
-    (END dropped; a turn of END alone is ``pass``), a building's option joined to its use (``USE Farmyard (LR2) with prior:
-    sheep``)."""
+    (END dropped; a turn of END alone is ``pass``), a building's option joined to its use
+    (``USE Farmyard (LR2) with prior: sheep``)."""
     st = state.clone()
     turns, cur = [], []
     for cid in actions:
