@@ -6,7 +6,9 @@ the kernels had frozen the registration order as effect ids and the cache key di
 solver/rules, so selfcheck then found the Garden's grapes turned into malt (france, seed 5,
 step 42). Now the ids are literals (ids.py) and the key covers every file under solver/.
 Both are shown: with the same XDG cache (the key changes: the kernels compile afresh) and
-with the old cache directory forced (the stale kernels are still right).
+with the old cache directory forced (the stale kernels are still right). That experiment
+compiles every kernel twice (1.5-3 minutes on 2 cores), so it runs in the slow tier; the
+default tier checks the key itself on the same edit.
 
 ``ORA_STALE_TREE=/path/to/a/checkout`` runs the experiment on another checkout (at 01cc41c
 the first selfcheck reports the mismatch).
@@ -19,6 +21,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(os.environ.get("ORA_STALE_TREE") or Path(__file__).resolve().parents[2])
 GARDEN = ('effect("cloister_garden", lambda u: [Option("take 1 grapes, then a free use of a '
@@ -47,6 +51,35 @@ def _cache_dirs(cache: Path) -> set[Path]:
     return set(base.iterdir()) if base.exists() else set()
 
 
+def _key(tree: Path, env: dict) -> str:
+    r = subprocess.run([sys.executable, "-c", "from solver.fast._cache import cache_key; "
+                        "print(cache_key())"], cwd=tree, env=env, capture_output=True,
+                       text=True, timeout=300, check=False)
+    assert r.returncode == 0, r.stderr[-800:]
+    return r.stdout.strip()
+
+
+def test_the_cache_key_sees_an_edit_anywhere_under_solver_and_nothing_outside(tmp_path):
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT / "solver", tree / "solver",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    before = _key(tree, env)
+    assert before == _key(tree, env)  # a fixed order: the same tree, the same key
+    (tree / "notes.md").write_text("outside solver/")
+    assert _key(tree, env) == before
+    effects = tree / "solver" / "rules" / "effects.py"
+    text = effects.read_text()
+    assert text.count(GARDEN + COTTAGE) == 1, "the two registrations moved: update the test"
+    effects.write_text(text.replace(GARDEN + COTTAGE, COTTAGE + GARDEN))
+    reordered = _key(tree, env)
+    assert reordered != before
+    data = next((tree / "solver").rglob("*.csv"))
+    data.write_bytes(data.read_bytes() + b"\n")
+    assert _key(tree, env) not in (before, reordered)
+
+
+@pytest.mark.slow
 def test_reordered_effect_registrations_with_a_warm_cache_stay_clean(tmp_path):
     tree = tmp_path / "tree"
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")

@@ -10,8 +10,22 @@ from solver.search import records
 from solver.search.beam import timed_beam_search
 
 
+def _until_polish():
+    """(progress, stop): the search stops at its first polish layer (the groups are run)."""
+    seen = []
+
+    def progress(beam, layers, label, *generated):
+        seen.append(label.startswith("polish"))
+
+    return progress, lambda: any(seen)
+
+
 def test_two_seeds_of_the_default_search_run_different_weightings():
-    runs = [timed_beam_search("france", None, seed=s, nodes=16_000_000) for s in (1, 2)]
+    runs = []
+    for s in (1, 2):
+        progress, stop = _until_polish()
+        runs.append(timed_beam_search("france", None, seed=s, nodes=16_000_000,
+                                      progress=progress, stop=stop))
     groups = [[t["weighting"] for t in r.trace if t["stage"] == "group"] for r in runs]
     assert all(len(g) > 1 for g in groups) and groups[0] != groups[1]
     assert [g[0] for g in groups] == [0, 0]
