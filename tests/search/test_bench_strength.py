@@ -6,8 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from solver.search.bench import strength as S
 from solver.search import records
+from solver.search.bench import strength as S
 
 
 def test_a_plan_is_the_buildings_built_by_round_18_in_order():
@@ -27,6 +27,10 @@ def test_the_suite_repeats_its_signature_and_summarises_each_budget():
     assert a["signature"] == b["signature"]
     assert [r["budget"] for r in a["runs"]] == ["beam 3", "nodes 400000"]
     assert [s["budget"] for s in a["summary"]] == ["beam 3", "nodes 400000"]
+    # each run keeps its stages (what each group and polish restart found)
+    stages = a["runs"][1]["stages"]
+    assert stages[0]["stage"] == "probe"
+    assert max(s["score"] for s in stages) == a["runs"][1]["score"][0]
     assert all(records.verify_record(records.make_record(
         command="t", variant="france", algorithm="beam", params={}, seed=7, nodes=r["nodes"],
         seconds=r["seconds"], score=tuple(r["score"]), line=r["line"]))[0] for r in a["runs"])

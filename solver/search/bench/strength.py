@@ -87,7 +87,7 @@ def run(variants=VARIANTS, seeds=SEEDS, widths=WIDTHS, nodes: int | None = NODES
                 row = {"variant": variant, "budget": f"{kind} {size}", "seed": seed,
                        "score": list(r.score), "seconds": round(time.perf_counter() - t0, 1),
                        "nodes": r.nodes, "plan": list(plan_of(variant, r.line)),
-                       "line": list(r.line)}
+                       "line": list(r.line), "stages": r.trace}
                 runs.append(row)
                 if progress is not None:
                     progress(format_run(row))
