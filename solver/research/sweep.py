@@ -421,8 +421,8 @@ def verify_sweep(data: dict, progress=None, workers: int = 1, best_only: bool = 
     independent, and a 282-opening sweep holds 846 of them). ``best_only`` replays one line
     per row, its best seed's (the line behind the table's ``best``), a quicker check; ``top``
     only the first ``top`` rows (the table's head: rows are in rank order). ``fast`` replays
-    on the fast engine instead (``records.verify_fast``: milliseconds a line, a screen of
-    every line; the reference engine is the judge)."""
+    on the fast engine instead, in this process (``records.verify_fast``: milliseconds a
+    line, a screen of every line; the reference engine is the judge)."""
     rows = data.get("rows", [])[:top]
     runs = [(row["candidate"], run) for row in rows
             for run in _best_run(row.get("runs", []), best_only)]
