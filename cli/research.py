@@ -125,10 +125,15 @@ def sweep_options(f):
                      help="With --race: width x seeds units for the whole race, the sum of "
                           "the width of every job [default: the flat sweep's, candidates x "
                           "seeds x --beam, unless --time-limit is given].")(f)
+    f = click.option("--ladder", type=click.Choice(["both", "width"]), default=None,
+                     help="With --race: how the rounds grow. both: the seeds and the width "
+                          "doubled each round; width: the width doubled alone up to --beam, "
+                          "then the seeds [default: both].")(f)
     f = click.option("--race", is_flag=True,
                      help="Race: round 1 at a quarter of --beam on --seeds, then the clearly "
                           "behind dropped and seeds and width doubled each round (up to "
-                          "--beam) until --top remain or the budget is spent.")(f)
+                          "--beam; see --ladder) until --top remain or the budget is "
+                          "spent.")(f)
     f = beam_option(default=100, help="Beam width of every job (a race's final width).")(f)
     f = click.option("--seeds", default="0,1,2", show_default=True,
                      help="Comma-separated search seeds; every candidate gets the same seeds.")(f)
@@ -231,10 +236,12 @@ def _race(kind, position, candidates, seeds, width, race, backend, run_dir, quie
     from solver.research import rundir as R
     from solver.research import sweep as SW
 
-    budget, time_limit, target = race
+    budget, time_limit, target, ladder = race
+    grows = (f"seeds and width x{RC.GROWTH} each round up to width {width}" if ladder == "both"
+             else f"width x{RC.GROWTH} each round up to {width}, then seeds x{RC.GROWTH}")
     click.echo(f"{kind}: race of {len(candidates)} candidates, width "
-               f"{RC.start_width(width)} on {len(seeds)} seeds first, seeds and width x"
-               f"{RC.GROWTH} each round up to width {width}, until at most {target} remain"
+               f"{RC.start_width(width)} on {len(seeds)} seeds first, {grows}, "
+               f"until at most {target} remain"
                + (f" or {budget} width x seeds units are spent" if budget else "")
                + (f" or {time_limit:g} s have passed" if time_limit else "")
                + f"; {backend.describe()}; finished jobs in {run_dir.path}/", err=True)
@@ -251,7 +258,8 @@ def _race(kind, position, candidates, seeds, width, race, backend, run_dir, quie
         kind, run_dir, backend,
         lambda: RC.run(candidates, seeds, width, make_jobs=RC.search_jobs(position, weights),
                        run_jobs=run_round, rank_by=rank_by, top=target, budget=budget,
-                       time_limit=time_limit, workers=backend.workers),
+                       time_limit=time_limit, workers=backend.workers, ladder=ladder,
+                       work=RC.job_work(position, weights)),
         lambda: f"{where[0]}; {len(run_dir.finished())} jobs saved in {run_dir.path}/")
     if signal_name is not None:
         stopped(f"\nstopped in {where[0]}: {len(run_dir.finished())} jobs of the race saved "
@@ -260,7 +268,7 @@ def _race(kind, position, candidates, seeds, width, race, backend, run_dir, quie
     seconds = _time.perf_counter() - t0
     record = RC.make_record(done, kind=kind, command=command, position=position, first=seeds,
                             width=width, budget=budget, time_limit=time_limit, top=target,
-                            seconds=seconds, weights=weights)
+                            seconds=seconds, weights=weights, ladder=ladder)
     ran = len(run_dir.finished()) - before
     return done.rows, record, RC.format_table(done, top, spread=kind == "analyse"), (
         f"race: {len(done.rounds)} rounds, {done.jobs} jobs ({ran} run now), "
@@ -327,17 +335,21 @@ def _run_sweep(kind: str, position, candidates, seeds, width, time_limit, worker
     return record
 
 
-def race_spec(command: str, race: bool, budget, time_limit, top, n: int, seeds, width):
-    """(budget, time limit, top K) of a race (None without ``--race``); ``--budget``
+def race_spec(command: str, race: bool, budget, time_limit, top, n: int, seeds, width,
+              ladder=None):
+    """(budget, time limit, top K, ladder) of a race (None without ``--race``); ``--budget``
     defaults to what the flat sweep of ``n`` candidates would cost, unless a time limit is
-    given. Exit 2 for --budget without --race."""
+    given. Exit 2 for --budget or --ladder without --race."""
     from solver.research.race import default_budget
 
     if not race:
         if budget is not None:
             fail(command, "--budget is the budget of a race: give --race too")
+        if ladder is not None:
+            fail(command, "--ladder is how a race grows: give --race too")
         return None
-    return budget or default_budget(n, seeds, width, time_limit), time_limit, top
+    return (budget or default_budget(n, seeds, width, time_limit), time_limit, top,
+            ladder or "both")
 
 
 @click.command("openings")
@@ -351,7 +363,7 @@ def race_spec(command: str, race: bool, budget, time_limit, top, n: int, seeds, 
               help="Rows of the table to print [default: all]; with --race, race until at "
                    "most this many remain [default: 1].")
 @sweep_options
-def openings(variant, turns, openings_file, top, seeds, beam, race, budget, time_limit,
+def openings(variant, turns, openings_file, top, seeds, beam, race, ladder, budget, time_limit,
              workers, cluster, out, resume, weights_file, quiet):
     """Compare openings under one budget and paired seeds: a ranked table, JSON, CSV, chart."""
     from solver.research import positions as P
@@ -384,14 +396,14 @@ def openings(variant, turns, openings_file, top, seeds, beam, race, budget, time
         candidates = SW.openings(base, turns)
         what = f"the {len(candidates)} distinct openings of {turns} turns"
     spec = race_spec("openings", race, budget, time_limit, top or 1, len(candidates),
-                     seed_list, beam)
+                     seed_list, beam, ladder)
     out = out or (f"results/sweeps/openings-{variant}-{'t' + str(turns) if turns else 'file'}"
                   f"-beam{beam}{'-race' if race else ''}.json")
     command = records.command_line("openings", [
         ("--variant", variant), ("--turns", turns), ("--file", openings_file),
         ("--top", top), ("--seeds", seeds), ("--beam", beam), ("--race", race),
-        ("--budget", budget), ("--time-limit", time_limit), ("--weights", weights_file),
-        ("--out", out)])
+        ("--ladder", ladder), ("--budget", budget), ("--time-limit", time_limit),
+        ("--weights", weights_file), ("--out", out)])
     title = (f"{variant}: {what}, beam {beam}, seeds {seeds} (ranked by mean)" if not race else
              f"{variant}: race of {what} up to beam {beam}, from seeds {seeds} (ranked by "
              "mean; dropped rows at the round that dropped them)")
@@ -406,8 +418,8 @@ def openings(variant, turns, openings_file, top, seeds, beam, race, budget, time
               help="Rows of the table to print (every turn is searched and ranked); with "
                    "--race, race until at most this many remain.")
 @sweep_options
-def analyse(variant, top, seeds, beam, race, budget, time_limit, workers, cluster, out, resume,
-            weights_file, quiet, **where):
+def analyse(variant, top, seeds, beam, race, ladder, budget, time_limit, workers, cluster, out,
+            resume, weights_file, quiet, **where):
     """Every distinct next turn of a position, searched with one budget and paired seeds."""
     from solver.research import sweep as SW
     from solver.search import records
@@ -429,12 +441,13 @@ def analyse(variant, top, seeds, beam, race, budget, time_limit, workers, cluste
     click.echo(f"position: {position.source}, round {position.round}, "
                f"{len(position.prefix)} actions", err=True)
     spec = race_spec("analyse", race, budget, time_limit, top, len(candidates), seed_list,
-                     beam)
+                     beam, ladder)
     out = out or (f"results/sweeps/analyse-{position.variant}-a{len(position.prefix)}-"
                   f"beam{beam}{'-race' if race else ''}.json")
     command = records.command_line("analyse", [
         ("--variant", variant), *position_words(**where, quote_opening=False), ("--top", top),
-        ("--seeds", seeds), ("--beam", beam), ("--race", race), ("--budget", budget),
+        ("--seeds", seeds), ("--beam", beam), ("--race", race), ("--ladder", ladder),
+        ("--budget", budget),
         ("--time-limit", time_limit), ("--weights", weights_file), ("--out", out)])
     title = (f"{position.variant}: the {len(candidates)} next turns at round {position.round} "
              f"({position.source}), {'race up to ' if race else ''}beam {beam}, "

@@ -6,8 +6,9 @@ given seeds. After each round the candidates that ran it are compared by
 :func:`solver.research.stats.compare` on that round's scores alone (all of them ran the same
 width on the same seeds, so the design stays paired; widths are never mixed), and those that
 Holm's correction puts clearly behind the leader are dropped. The survivors go on with twice
-the seeds and twice the width (at most the final width) until at most ``top`` remain, or the
-next round does not fit in what is left of the budget: the sum of the width over every job
+the seeds and twice the width (at most the final width; the "width" ladder doubles the width
+alone up to the final one, then the seeds) until at most ``top`` remain, or the next round
+does not fit in what is left of the budget: the sum of the width over every job
 the race uses (width x seeds units), or a time limit for the whole race. A round that cannot
 run whole does not start; when the doubled step does not fit, the width alone, then the
 seeds alone are doubled instead. When none of those fits, a last round spends what is left:
@@ -35,6 +36,10 @@ from . import sweep as SW
 
 START_FRACTION = 4  # round 1's width: the final width over this (a cheap first screen)
 GROWTH = 2  # each round multiplies the seeds, and the width up to the final one, by this
+# how the rounds grow: "both" doubles the seeds and the width together, "width" doubles the
+# width alone up to the final one and then the seeds (rankings at narrow widths do not carry
+# to wide ones, so "width" spends less of its budget ranking on them: docs/research.md)
+LADDERS = ("both", "width")
 
 
 class RaceError(ValueError):
@@ -69,11 +74,15 @@ def first_step(first: list[int], width: int) -> Step:
     return Step(start_width(width), list(first))
 
 
-def next_steps(step: Step, first: list[int], width: int) -> list[Step]:
-    """The next round's options, the preferred first: ``GROWTH`` times the seeds and the
-    width (the width at most ``width``), else the width alone, else the seeds alone (so a
-    race whose budget does not allow the whole step still spends it on a smaller one)."""
+def next_steps(step: Step, first: list[int], width: int, ladder: str = "both") -> list[Step]:
+    """The next round's options, the preferred first. Ladder "both": ``GROWTH`` times the
+    seeds and the width (the width at most ``width``), else the width alone, else the seeds
+    alone (so a race whose budget does not allow the whole step still spends it on a smaller
+    one). Ladder "width": ``GROWTH`` times the width on the same seeds while it is below
+    ``width``, then ``GROWTH`` times the seeds."""
     w, n = min(width, GROWTH * step.width), GROWTH * len(step.seeds)
+    if ladder == "width":
+        return [Step(w, list(step.seeds))] if w > step.width else [Step(w, more_seeds(first, n))]
     options = [Step(w, more_seeds(first, n))]
     if w > step.width:
         options += [Step(w, list(step.seeds)), Step(step.width, more_seeds(first, n))]
@@ -81,15 +90,15 @@ def next_steps(step: Step, first: list[int], width: int) -> list[Step]:
 
 
 def fill_steps(step: Step, first: list[int], width: int,
-               new_cost: Callable[[Step], int], left: float) -> list[Step]:
-    """The rounds that spend what is ``left`` when no step of :func:`next_steps` fits: the
-    next width (at most ``width``) on the most seeds that fit, at least ``len(first)``, then
-    ``step``'s width on the most more seeds that fit; ``new_cost(step)`` is what a step's
-    new jobs cost. An option that fits on no seed count is given at its smallest, so that
-    the stop reason can say what it would cost."""
+               room: Callable[[Step], bool]) -> list[Step]:
+    """The rounds that spend what is left when no step of :func:`next_steps` fits: the next
+    width (at most ``width``) on the most seeds that fit, at least ``len(first)``, then
+    ``step``'s width on the most more seeds that fit; ``room(step)`` says whether a step's
+    new jobs fit in what is left. An option that fits on no seed count is given at its
+    smallest, so that the stop reason can say what it would cost."""
     def most(w: int, lo: int) -> Step:
         n = lo
-        while n < lo + 10_000 and new_cost(Step(w, more_seeds(first, n + 1))) <= left:
+        while n < lo + 10_000 and room(Step(w, more_seeds(first, n + 1))):
             n += 1
         return Step(w, more_seeds(first, n))
 
@@ -148,54 +157,65 @@ def run(candidates: list[SW.Candidate], first: list[int], width: int, *,
         make_jobs: Callable[[list[SW.Candidate], list[int], int], list[Job]],
         run_jobs: Callable[[list[Job], str], dict[str, dict]], rank_by: str, top: int,
         budget: int | None, time_limit: float | None = None, workers: int = 1,
-        clock: Callable[[], float] = time.monotonic) -> Race:
-    """Race ``candidates`` (the first round on seeds ``first``, the final width ``width``).
+        clock: Callable[[], float] = time.monotonic, ladder: str = "both",
+        work: Callable[[int], float] | None = None) -> Race:
+    """Race ``candidates`` (the first round on seeds ``first``, the final width ``width``,
+    the rounds growing by ``ladder``: :func:`next_steps`).
     ``make_jobs(candidates, seeds, width)`` makes one job per (candidate, seed), keyed by
     :func:`job_key`; ``run_jobs(jobs, desc)`` runs them (the finished ones reused) and
     returns every result by key. The race stops when at most ``top`` candidates remain, or
-    before a round that does not fit in ``budget`` (width x seeds units) or, as estimated
-    from the seconds of the jobs so far on ``workers`` workers (or the last round's wall
-    time per unit, if more), in ``time_limit`` seconds from the start."""
+    before a round that does not fit in ``budget`` (width x seeds units) or in
+    ``time_limit`` seconds from the start. A round's time is estimated as its jobs' work
+    (``work(width)`` a job, default the width: :func:`job_work` for searches) times the
+    seconds per unit of work so far: the jobs' own seconds on ``workers`` workers, or the
+    last round's wall time per unit, if more."""
+    if ladder not in LADDERS:
+        raise RaceError(f"unknown ladder {ladder!r} (one of {', '.join(LADDERS)})")
     check(len(candidates), first, width, budget, top)
+    work = work or float
     t0 = clock()
-    race, alive, used, seconds, rate = Race(), list(candidates), set(), 0.0, 0.0
+    race, alive, used, seconds, done_work, rate = Race(), list(candidates), set(), 0.0, 0.0, 0.0
     options, prev, number = [first_step(first, width)], None, 0
     while True:
         number += 1
         whys = []
 
-        def new_cost(st: Step) -> int:
-            return st.width * sum(job_key(c.index, s, st.width) not in used
-                                  for c in alive for s in st.seeds)
+        def new_jobs(st: Step) -> int:
+            return sum(job_key(c.index, s, st.width) not in used
+                       for c in alive for s in st.seeds)
+
+        def why(st: Step):
+            n = new_jobs(st)
+            return _no_room(number, st, st.width * n, rate * work(st.width) * n, race.spent,
+                            budget, time_limit, clock() - t0)
 
         def fits(st: Step) -> bool:
-            whys.append(_no_room(number, st, new_cost(st), race.spent, budget, rate,
-                                 time_limit, clock() - t0))
+            whys.append(why(st))
             return whys[-1] is None
 
         step = next((st for st in options if fits(st)), None)
         if step is None and number > 1:  # the last round: what is left, on fewer seeds
-            left = _units_left(race.spent, budget, rate, time_limit, clock() - t0)
-            last = fill_steps(prev, first, width, new_cost, left)
+            last = fill_steps(prev, first, width, lambda st: why(st) is None)
             step = next((st for st in last if fits(st)), None)
         if step is None:
             race.stopped = _stop_reason(number, whys)
             break
         jobs = make_jobs(alive, step.seeds, step.width)
         new = [j for j in jobs if j.key not in used]
-        cost = step.width * len(new)
+        cost, step_work = step.width * len(new), work(step.width) * len(new)
         started = clock()
         results = run_jobs(jobs, f"round {number} (width {step.width}, "
                                  f"{len(step.seeds)} seeds)")
         used.update(j.key for j in new)
         race.spent += cost
         race.jobs += len(new)
+        done_work += step_work
         seconds += sum(float(results[j.key].get("seconds", 0.0)) for j in new)
-        # seconds per width unit: the jobs' own time over the workers, or the last round's
+        # seconds per unit of work: the jobs' own time over the workers, or the last round's
         # wall time (overheads, idle workers) if that is more; a resumed round is quick, so
         # the first stays
-        rate = max(seconds / race.spent / max(1, workers),
-                   (clock() - started) / cost if cost else 0.0)
+        rate = max(seconds / done_work / max(1, workers) if done_work else 0.0,
+                   (clock() - started) / step_work if step_work else 0.0)
         flat = {f"c{c.index:04d}-s{s}": results[job_key(c.index, s, step.width)]
                 for c in alive for s in step.seeds}
         rows = SW.table_rows(alive, flat, step.seeds, rank_by)
@@ -208,7 +228,7 @@ def run(candidates: list[SW.Candidate], first: list[int], width: int, *,
         race.final = rows
         out = {r["candidate"] for r in dropped}
         alive = [c for c in alive if c.index not in out]
-        options, prev = next_steps(step, first, width), step
+        options, prev = next_steps(step, first, width, ladder), step
         if len(alive) <= top:
             race.stopped = (f"separated: {len(alive)} candidate"
                             f"{' remains' if len(alive) == 1 else 's remain'} after round "
@@ -221,30 +241,20 @@ def run(candidates: list[SW.Candidate], first: list[int], width: int, *,
     return race
 
 
-def _no_room(number, step, cost, spent, budget, rate, time_limit,
+def _no_room(number, step, cost, estimate, spent, budget, time_limit,
              elapsed) -> tuple[str, str, str] | None:
     """Why round ``number`` cannot run ``step`` whole (None if it can): ("budget", what is
-    left, what it would cost), or ("time", ...) when its jobs would overrun the time limit
-    at ``rate`` seconds per width unit (round 1 always runs: the budget was checked, and
-    there is no rate yet)."""
+    left, what it would cost), or ("time", ...) when its jobs, ``estimate`` seconds, would
+    overrun the time limit (round 1 always runs: the budget was checked, and there is no
+    rate yet)."""
     what = f"width {step.width} x {len(step.seeds)} seeds would cost {cost}"
     if budget is not None and spent + cost > budget:
         return ("budget", f"the {budget - spent} left of --budget {budget}", what)
     if time_limit is not None and number > 1 and spent:
-        estimate = rate * cost
         if elapsed + estimate > time_limit:
             return ("time", f"the {_secs(max(0.0, time_limit - elapsed))} s left of "
                             f"--time-limit {time_limit:g}", f"{what}, about {_secs(estimate)} s")
     return None
-
-
-def _units_left(spent, budget, rate, time_limit, elapsed) -> float:
-    """Width x seeds units left: of the budget, and of the time limit at ``rate`` seconds
-    per unit, whichever is less."""
-    left = float("inf") if budget is None else float(budget - spent)
-    if time_limit is not None and rate > 0:
-        left = min(left, (time_limit - elapsed) / rate)
-    return left
 
 
 def _secs(x: float) -> str:
@@ -312,10 +322,11 @@ def format_table(race: Race, top: int | None = None, spread: bool = False) -> st
 
 
 def record_block(race: Race, *, first: list[int], width: int, budget: int | None,
-                 time_limit: float | None, top: int) -> dict:
+                 time_limit: float | None, top: int, ladder: str = "both") -> dict:
     """The record's ``race`` field: the rule, every round and why the race stopped."""
     return {"start_width": start_width(width), "final_width": width, "first_seeds": first,
-            "growth": GROWTH, "top": top, "budget": budget, "time_limit": time_limit,
+            "growth": GROWTH, "ladder": ladder, "top": top, "budget": budget,
+            "time_limit": time_limit,
             "units": "width x seeds: the sum of the width over every job the race used",
             "drop": "clearly behind the round's leader: one-sided paired t-test on the "
                     "round's own scores, Holm-corrected over the round's comparisons",
@@ -326,7 +337,7 @@ def record_block(race: Race, *, first: list[int], width: int, budget: int | None
 
 def make_record(race: Race, *, kind: str, command: str, position, first: list[int],
                 width: int, budget: int | None, time_limit: float | None, top: int,
-                seconds: float, weights=None) -> dict:
+                seconds: float, weights=None, ladder: str = "both") -> dict:
     """The race's JSON record: a sweep record (kind ``ora-solve sweep``) whose statistics are
     the final round's, whose rows are the race's, with its ``race`` field."""
     rec = SW.make_record(kind=kind, command=command, position=position,
@@ -334,7 +345,7 @@ def make_record(race: Race, *, kind: str, command: str, position, first: list[in
                          rows=race.final, seconds=seconds, jobs=race.jobs, weights=weights)
     rec["rows"] = [{k: v for k, v in r.items() if k != "best_line"} for r in race.rows]
     rec["race"] = record_block(race, first=first, width=width, budget=budget,
-                               time_limit=time_limit, top=top)
+                               time_limit=time_limit, top=top, ladder=ladder)
     return rec
 
 
@@ -346,3 +357,17 @@ def search_jobs(position, weights=None):
                 for j in SW.make_jobs(position, candidates, seeds, width, None, weights)]
 
     return make
+
+
+def job_work(position, weights=None) -> Callable[[int], float]:
+    """``work`` for :func:`run`: a search job's relative cost at a width, the beams' widths
+    times the rounds they search from the position (``stages.beam_work``). A fixed-width
+    search polishes only from width 200 on (two strategy groups), so a width-200 job costs
+    about six times a width-100 one, not twice (docs/research.md)."""
+    from solver.search.beam.stages import beam_work
+    from solver.search.evaluation.weights import default_portfolio, portfolio_with
+
+    variant = position.variant
+    weightings = len(default_portfolio(variant) if weights is None
+                     else portfolio_with(weights.values))
+    return lambda width: float(beam_work(variant, width, weightings, position.round))

@@ -26,6 +26,10 @@ ONE = "CUT_PEAT 0 0; COMMIT\n# the same opening again:\nCUT_PEAT 0 0 ; COMMIT\n"
      "cost 150 (width x seeds units)"),
     (["openings", "--variant", "ireland", "--turns", "1", "--budget", "500"],
      "--budget is the budget of a race: give --race too"),
+    (["openings", "--variant", "ireland", "--turns", "1", "--ladder", "width"],
+     "--ladder is how a race grows: give --race too"),
+    (["openings", "--variant", "ireland", "--turns", "1", "--race", "--ladder", "depth"],
+     "Invalid value for '--ladder': 'depth' is not one of 'both', 'width'"),
     (["analyse", "--from", str(RECORD), "--moves", "244", "--race"],
      "--race with --top 10: the 6 candidates are already at most that many"),
 ])

@@ -66,6 +66,73 @@ def test_the_ladder_doubles_seeds_and_width_up_to_the_final_width():
     assert RC.start_width(3) == 1 and RC.start_width(1) == 1 and RC.start_width(100) == 25
 
 
+def test_the_width_ladder_doubles_the_width_alone_then_the_seeds():
+    step = RC.first_step([0, 1, 2], 20)
+    widths = []
+    for _ in range(4):
+        (step,) = RC.next_steps(step, [0, 1, 2], 20, "width")
+        widths.append((step.width, step.seeds))
+    assert widths == [(10, [0, 1, 2]), (20, [0, 1, 2]), (20, list(range(6))),
+                      (20, list(range(12)))]
+
+
+def test_a_width_first_race_ranks_each_round_at_one_width_on_the_first_seeds():
+    alike = Runner(lambda p: fake_job(p | {"candidate": 0}))
+    race = _race(alike, budget=1000, ladder="width")
+    # widths 2, 4, 8 on seeds 0-2 (30 + 60 + 120), then the seeds double at width 8 (360
+    # more), then 12 more seeds do not fit in the 430 left: 10 more do (400)
+    assert [(rd["width"], len(rd["seeds"]), rd["cost"]) for rd in race.rounds] == [
+        (2, 3, 30), (4, 3, 60), (8, 3, 120), (8, 6, 120), (8, 12, 240), (8, 22, 400)]
+    assert race.spent == 970
+    with pytest.raises(RC.RaceError, match="unknown ladder 'depth'"):
+        _race(ladder="depth")
+
+
+def test_the_time_limit_estimates_a_round_by_its_jobs_work_not_their_width():
+    now = [0.0]
+
+    def work(w):  # a job at width 8 costs ten times one at width 4 (a polish starting)
+        return {2: 1.0, 4: 2.0, 8: 20.0}[w]
+
+    def alike(payload):
+        return fake_job(payload | {"candidate": 0}) | {"seconds": work(payload["width"])}
+
+    done = set()
+
+    def runner(jobs, desc):  # one worker; a job run before is reused at no cost
+        now[0] += sum(alike(j.payload)["seconds"] for j in jobs if j.key not in done)
+        done.update(j.key for j in jobs)
+        return {j.key: alike(j.payload) for j in jobs}
+
+    # rounds 1-2 (width 2 and 4 on seeds 0-2) take 15 + 30 s; width 8 on 3 seeds would take
+    # 300 s more, past the 200 s limit, so the fill spends the 155 s left on 15 more seeds at
+    # width 4 (10 s a seed), where a rate per width unit would have started width 8
+    race = _race(runner, budget=None, time_limit=200.0, clock=lambda: now[0],
+                 ladder="width", work=work)
+    assert [(rd["width"], len(rd["seeds"])) for rd in race.rounds] == [(2, 3), (4, 3), (4, 18)]
+    assert now[0] <= 200.0
+    assert "width 8 x 3 seeds would cost 120, about 300 s" in race.stopped
+    now[0] = 0.0
+    done.clear()
+    linear = _race(runner, budget=None, time_limit=200.0, clock=lambda: now[0],
+                   ladder="width")
+    assert (linear.rounds[2]["width"], now[0] > 200.0) == (8, True)  # the overrun it avoids
+
+
+def test_a_search_jobs_work_counts_the_polish_that_starts_at_two_groups():
+    from solver.research import positions as P
+    from solver.search.beam import stages
+
+    work = RC.job_work(P.initial("ireland"))
+    assert stages.group_count(100, 22) == 1 and stages.group_count(200, 22) == 2
+    assert work(100) == 2 * work(50) == 100 * 32
+    # the two chains restart from rounds 28, 22, 25 and 28 at the whole width
+    assert work(200) == 200 * 32 + 2 * 200 * (5 + 11 + 8 + 5)
+    assert 5 < work(200) / work(100) < 6
+    assert stages.beam_work("ireland", 200, 22, from_round=24) == 200 * 9 + 2 * 200 * (
+        5 + 9 + 8 + 5)
+
+
 def test_the_hopeless_candidate_drops_in_the_first_round():
     race = _race()
     first = race.rounds[0]
@@ -149,17 +216,20 @@ def test_the_last_round_spends_what_is_left_on_the_next_width_first():
     def cost(st):  # 5 candidates, nothing run yet at width 8; seeds 0-5 run at width 4
         return st.width * 5 * len(st.seeds if st.width == 8 else st.seeds[6:])
 
+    def room(left):
+        return lambda st: cost(st) <= left
+
     step = RC.Step(4, list(range(6)))
     # 200 left: the next width on 5 seeds (200), then the same width on 16 (10 x 20 = 200)
-    assert [(s.width, len(s.seeds)) for s in RC.fill_steps(step, [0, 1, 2], 8, cost, 200)] \
+    assert [(s.width, len(s.seeds)) for s in RC.fill_steps(step, [0, 1, 2], 8, room(200))] \
         == [(8, 5), (4, 16)]
     # 100 left: width 8 fits on no 3 seeds (given at its smallest), 5 more seeds fit at 4
-    assert [(s.width, len(s.seeds)) for s in RC.fill_steps(step, [0, 1, 2], 8, cost, 100)] \
+    assert [(s.width, len(s.seeds)) for s in RC.fill_steps(step, [0, 1, 2], 8, room(100))] \
         == [(8, 3), (4, 11)]
     # at the final width only the seeds grow
     assert [(s.width, len(s.seeds)) for s in RC.fill_steps(
-        RC.Step(8, list(range(6))), [0, 1, 2], 8, lambda st: 8 * 5 * (len(st.seeds) - 6),
-        100)] == [(8, 8)]
+        RC.Step(8, list(range(6))), [0, 1, 2], 8,
+        lambda st: 8 * 5 * (len(st.seeds) - 6) <= 100)] == [(8, 8)]
 
 
 def test_a_race_ends_with_its_budget_spent():

@@ -135,7 +135,7 @@ def add_lines(page: Page, variant: str, lines: list[list[int]], workers: int = 1
 
 # a race's rows (race.py) also say which round's budget their statistics come from
 RACE_ROW_KEYS = ("round", "width", "seeds", "dropped")
-RACE_KEYS = ("start_width", "final_width", "first_seeds", "growth", "top", "budget",
+RACE_KEYS = ("start_width", "final_width", "first_seeds", "growth", "ladder", "top", "budget",
              "time_limit", "units", "drop", "spent", "jobs", "stopped", "survivors")
 
 

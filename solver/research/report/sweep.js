@@ -73,8 +73,12 @@
       race.time_limit ? `within --time-limit ${race.time_limit} s` : ""].filter(Boolean);
     return `<h2>The race</h2><p class="note">Round 1 ran every candidate at width ` +
       `${race.start_width} on seeds ${seedSpan(race.first_seeds)}; each later round ran the ` +
-      `survivors with up to ${race.growth} times the seeds and the width (at most ` +
-      `${race.final_width}), while at most ${race.top} would remain. Dropped: ` +
+      (race.ladder === "width"
+        ? `survivors with ${race.growth} times the width up to ${race.final_width}, then ` +
+          `${race.growth} times the seeds, `
+        : `survivors with up to ${race.growth} times the seeds and the width (at most ` +
+          `${race.final_width}), `) +
+      `while at most ${race.top} would remain. Dropped: ` +
       `${esc(race.drop)}. A dropped row's statistics (its budget column) are those of the ` +
       `round that dropped it, against that round's leader.</p>` +
       `<table class="rounds race"><thead><tr><th>round</th><th>width</th><th>seeds</th>` +

@@ -43,6 +43,24 @@ def group_count(width: int, weightings: int) -> int:
     return min(weightings, MAX_GROUPS, max(1, width // GROUP_WIDTH))
 
 
+def beam_work(variant: str, width: int, weightings: int, from_round: int = 1) -> int:
+    """The relative cost of ``beam_search`` at ``width`` from ``from_round`` with a portfolio
+    of ``weightings``: the width of each of its beams times the rounds it searches (a
+    layer's cost grows about with its width). Its polish restarts make a search with two
+    groups or more several times dearer than one with a single group: Ireland's one-turn
+    openings took about 7.8 s a job at width 100 and 50 s at width 200 (docs/research.md).
+    A restart the polish skips (the same line again) is counted, so this is an upper bound
+    on the shape, not a forecast."""
+    def rounds(r: int) -> int:
+        return max(0, 33 - max(r, from_round))
+
+    total = width * rounds(from_round)
+    if group_count(width, weightings) > 1:
+        total += (POLISH_LINES * max(1, int(width * POLISH_SHARE))
+                  * sum(rounds(r) for r in polish_rounds(variant)))
+    return total
+
+
 def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                 time_limit: float | None = None, progress=None, keep: int = KEEP_PER_PARENT,
                 weights: np.ndarray | None = None, stop=None,
