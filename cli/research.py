@@ -237,14 +237,8 @@ def _race(kind, position, candidates, seeds, width, race, backend, run_dir, quie
     from solver.research import sweep as SW
 
     budget, time_limit, target, ladder = race
-    grows = (f"seeds and width x{RC.GROWTH} each round up to width {width}" if ladder == "both"
-             else f"width x{RC.GROWTH} each round up to {width}, then seeds x{RC.GROWTH}")
-    click.echo(f"{kind}: race of {len(candidates)} candidates, width "
-               f"{RC.start_width(width)} on {len(seeds)} seeds first, {grows}, "
-               f"until at most {target} remain"
-               + (f" or {budget} width x seeds units are spent" if budget else "")
-               + (f" or {time_limit:g} s have passed" if time_limit else "")
-               + f"; {backend.describe()}; finished jobs in {run_dir.path}/", err=True)
+    click.echo(f"{kind}: {RC.describe(len(candidates), seeds, width, *race)}; "
+               f"{backend.describe()}; finished jobs in {run_dir.path}/", err=True)
     t0 = _time.perf_counter()
     before = len(run_dir.finished())
     where = [""]

@@ -107,6 +107,17 @@ def fill_steps(step: Step, first: list[int], width: int,
     return options + [most(step.width, len(step.seeds) + 1)]
 
 
+def describe(candidates: int, first: list[int], width: int, budget: int | None,
+             time_limit: float | None, top: int, ladder: str) -> str:
+    """What a race will do, in a line (printed as it starts)."""
+    grows = (f"seeds and width x{GROWTH} each round up to width {width}" if ladder == "both"
+             else f"width x{GROWTH} each round up to {width}, then seeds x{GROWTH}")
+    return (f"race of {candidates} candidates, width {start_width(width)} on {len(first)} "
+            f"seeds first, {grows}, until at most {top} remain"
+            + (f" or {budget} width x seeds units are spent" if budget else "")
+            + (f" or {time_limit:g} s have passed" if time_limit else ""))
+
+
 def job_key(candidate: int, seed: int, width: int) -> str:
     """A race's job: one candidate on one seed at one width."""
     return f"c{candidate:04d}-s{seed}-w{width}"

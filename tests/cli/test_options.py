@@ -15,11 +15,11 @@ from cli.main import main
 # --widths of bench are now --beam and --beams, their old spellings hidden).
 OPTIONS = {
     "analyse": "--variant --from --at-round --moves --opening --top --weights --seeds --beam "
-               "--race --budget --time-limit --jobs --cluster --quiet --out --resume",
+               "--race --ladder --budget --time-limit --jobs --cluster --quiet --out --resume",
     "bench": "--variant --games --reference-games --seed --search --beam --layers --sample "
              "--strength --seeds --beams --nodes --out --json",
     "check-rules": "--variant --games --seed --profile --quiet",
-    "openings": "--variant --turns --file --top --weights --seeds --beam --race --budget "
+    "openings": "--variant --turns --file --top --weights --seeds --beam --race --ladder --budget "
                 "--time-limit --jobs --cluster --quiet --out --resume",
     "perft": "--variant --depth --divide --profile",
     "play": "--variant --random --seed --json --profile",
