@@ -334,7 +334,7 @@ def race_spec(command: str, race: bool, budget, time_limit, top, n: int, seeds, 
     """(budget, time limit, top K, ladder) of a race (None without ``--race``); ``--budget``
     defaults to what the flat sweep of ``n`` candidates would cost, unless a time limit is
     given. Exit 2 for --budget or --ladder without --race."""
-    from solver.research.race import default_budget
+    from solver.research.race import LADDERS, default_budget
 
     if not race:
         if budget is not None:
@@ -343,7 +343,7 @@ def race_spec(command: str, race: bool, budget, time_limit, top, n: int, seeds, 
             fail(command, "--ladder is how a race grows: give --race too")
         return None
     return (budget or default_budget(n, seeds, width, time_limit), time_limit, top,
-            ladder or "both")
+            ladder or LADDERS[0])
 
 
 @click.command("openings")
@@ -441,8 +441,8 @@ def analyse(variant, top, seeds, beam, race, ladder, budget, time_limit, workers
     command = records.command_line("analyse", [
         ("--variant", variant), *position_words(**where, quote_opening=False), ("--top", top),
         ("--seeds", seeds), ("--beam", beam), ("--race", race), ("--ladder", ladder),
-        ("--budget", budget),
-        ("--time-limit", time_limit), ("--weights", weights_file), ("--out", out)])
+        ("--budget", budget), ("--time-limit", time_limit), ("--weights", weights_file),
+        ("--out", out)])
     title = (f"{position.variant}: the {len(candidates)} next turns at round {position.round} "
              f"({position.source}), {'race up to ' if race else ''}beam {beam}, "
              f"{'from ' if race else ''}seeds {seeds} (ranked by best"

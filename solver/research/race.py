@@ -74,7 +74,7 @@ def first_step(first: list[int], width: int) -> Step:
     return Step(start_width(width), list(first))
 
 
-def next_steps(step: Step, first: list[int], width: int, ladder: str = "both") -> list[Step]:
+def next_steps(step: Step, first: list[int], width: int, ladder: str = LADDERS[0]) -> list[Step]:
     """The next round's options, the preferred first. Ladder "both": ``GROWTH`` times the
     seeds and the width (the width at most ``width``), else the width alone, else the seeds
     alone (so a race whose budget does not allow the whole step still spends it on a smaller
@@ -168,7 +168,7 @@ def run(candidates: list[SW.Candidate], first: list[int], width: int, *,
         make_jobs: Callable[[list[SW.Candidate], list[int], int], list[Job]],
         run_jobs: Callable[[list[Job], str], dict[str, dict]], rank_by: str, top: int,
         budget: int | None, time_limit: float | None = None, workers: int = 1,
-        clock: Callable[[], float] = time.monotonic, ladder: str = "both",
+        clock: Callable[[], float] = time.monotonic, ladder: str = LADDERS[0],
         work: Callable[[int], float] | None = None) -> Race:
     """Race ``candidates`` (the first round on seeds ``first``, the final width ``width``,
     the rounds growing by ``ladder``: :func:`next_steps`).
@@ -333,7 +333,7 @@ def format_table(race: Race, top: int | None = None, spread: bool = False) -> st
 
 
 def record_block(race: Race, *, first: list[int], width: int, budget: int | None,
-                 time_limit: float | None, top: int, ladder: str = "both") -> dict:
+                 time_limit: float | None, top: int, ladder: str = LADDERS[0]) -> dict:
     """The record's ``race`` field: the rule, every round and why the race stopped."""
     return {"start_width": start_width(width), "final_width": width, "first_seeds": first,
             "growth": GROWTH, "ladder": ladder, "top": top, "budget": budget,
@@ -348,7 +348,7 @@ def record_block(race: Race, *, first: list[int], width: int, budget: int | None
 
 def make_record(race: Race, *, kind: str, command: str, position, first: list[int],
                 width: int, budget: int | None, time_limit: float | None, top: int,
-                seconds: float, weights=None, ladder: str = "both") -> dict:
+                seconds: float, weights=None, ladder: str = LADDERS[0]) -> dict:
     """The race's JSON record: a sweep record (kind ``ora-solve sweep``) whose statistics are
     the final round's, whose rows are the race's, with its ``race`` field."""
     rec = SW.make_record(kind=kind, command=command, position=position,

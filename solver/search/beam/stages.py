@@ -43,6 +43,12 @@ def group_count(width: int, weightings: int) -> int:
     return min(weightings, MAX_GROUPS, max(1, width // GROUP_WIDTH))
 
 
+def polish_width(width: int, groups: int) -> int:
+    """The width of ``beam_search``'s polish beam: ``POLISH_SHARE`` x ``width`` when the
+    search runs two groups or more, else 0 (a single group is not polished)."""
+    return max(1, int(width * POLISH_SHARE)) if groups > 1 else 0
+
+
 def beam_work(variant: str, width: int, weightings: int, from_round: int = 1) -> int:
     """The relative cost of ``beam_search`` at ``width`` from ``from_round`` with a portfolio
     of ``weightings``: the width of each of its beams times the rounds it searches (a
@@ -54,11 +60,9 @@ def beam_work(variant: str, width: int, weightings: int, from_round: int = 1) ->
     def rounds(r: int) -> int:
         return max(0, 33 - max(r, from_round))
 
-    total = width * rounds(from_round)
-    if group_count(width, weightings) > 1:
-        total += (POLISH_LINES * max(1, int(width * POLISH_SHARE))
-                  * sum(rounds(r) for r in polish_rounds(variant)))
-    return total
+    polish = polish_width(width, group_count(width, weightings))
+    return (width * rounds(from_round)
+            + POLISH_LINES * polish * sum(rounds(r) for r in polish_rounds(variant)))
 
 
 def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
@@ -110,9 +114,9 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     groups = group_count(width, len(pf))
     chosen = (group_weightings(variant, pf, seed, groups) if portfolio is None
               else [i % len(pf) for i in range(groups)])
-    polish_width = max(1, int(width * POLISH_SHARE)) if groups > 1 else 0
+    polish = polish_width(width, groups)
     rounds = polish_rounds(variant)
-    stages = groups + (POLISH_LINES * len(rounds) if polish_width else 0)
+    stages = groups + (POLISH_LINES * len(rounds) if polish else 0)
     t0 = time.perf_counter()
     found: list[tuple[SearchResult, int]] = []  # each group's result and weighting
     trace: list[dict] = []
@@ -145,7 +149,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                       "seconds": round(r.seconds, 1)})
     found.sort(key=lambda f: -f[0].score[0])
     best = found[0][0]
-    if polish_width and not stopped():
+    if polish and not stopped():
         e = FastEngine(variant)
         done = groups
         chains = polish_chains(found)
@@ -162,7 +166,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                     done += 1
                     continue
                 tried.add(key)
-                r = run_beam(variant, polish_width, seed, limit(done), progress, keep,
+                r = run_beam(variant, polish, seed, limit(done), progress, keep,
                              pf[chain.weighting], start=restart,
                              label=f"polish {done + 1 - groups}/{stages - groups}",
                              stop=stop, guide=chain.line)
@@ -170,7 +174,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                 nodes += r.nodes
                 layers += r.layers
                 trace.append({"stage": "polish", "weighting": chain.weighting,
-                              "width": polish_width, "from_round": rnd, "score": r.score[0],
+                              "width": polish, "from_round": rnd, "score": r.score[0],
                               "seconds": round(r.seconds, 1)})
                 complete = complete and r.complete
                 chain.take(r)
