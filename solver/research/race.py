@@ -376,9 +376,17 @@ def job_work(position, weights=None) -> Callable[[int], float]:
     search polishes only from width 200 on (two strategy groups), so a width-200 job costs
     about six times a width-100 one, not twice (docs/research.md)."""
     from solver.search.beam.stages import beam_work
-    from solver.search.evaluation.weights import default_portfolio, portfolio_with
+    from solver.search.evaluation.weights import (
+        default_portfolio,
+        fitted_default,
+        portfolio_with,
+    )
 
     variant = position.variant
-    weightings = len(default_portfolio(variant) if weights is None
-                     else portfolio_with(weights.values))
+    if weights is not None:
+        weightings = len(portfolio_with(weights.values))
+    elif fitted_default(variant) is not None:
+        weightings = 1  # one plain beam under the fitted table (beam_search)
+    else:
+        weightings = len(default_portfolio(variant))
     return lambda width: float(beam_work(variant, width, weightings, position.round))

@@ -65,6 +65,9 @@ def test_endgame_polish_keeps_the_best_line_and_restarts_on_its_prefix(monkeypat
     under the weighting of the group that found its line, and the line replays on the
     reference. Seed 1: the second group (not the leader's) finds the better line."""
     monkeypatch.setattr(stages, "GROUP_WIDTH", 2)
+    # the vector portfolio's groups (France's own fixed-width search is one beam under its
+    # fitted table: tests/search/test_fit.py)
+    monkeypatch.setattr(stages, "fitted_default", lambda variant: None)
     r = beam_search("france", width=4, seed=1)
     found = [t for t in r.trace if t["stage"] == "group"]
     groups = [t["score"] for t in found]
@@ -126,14 +129,15 @@ def test_a_layer_keeps_distinct_children_best_first_and_their_lines_replay():
 def test_a_fixed_width_beam_runs_six_groups_chosen_as_the_timed_search_does():
     # regression: beam_search ran one group of 100 per weighting (width 2000: 20 groups,
     # under the weakest weightings too); it now runs at most MAX_GROUPS wider ones
-    e = FastEngine("france")
-    line = json.loads((RESULTS / "france-beam2000-seed0.json").read_text())["line"]
+    # (Ireland: France's default is its fitted table alone, one group)
+    e = FastEngine("ireland")
+    line = json.loads((RESULTS / "ireland-beam2000-seed0.json").read_text())["line"]
     start = state_at_round(e, line, 30)
-    pf = default_portfolio("france")
-    runs = {s: beam_search("france", 900, seed=s, start=start) for s in (1, 2)}
+    pf = default_portfolio("ireland")
+    runs = {s: beam_search("ireland", 900, seed=s, start=start) for s in (1, 2)}
     groups = {s: [t["weighting"] for t in r.trace if t["stage"] == "group"]
               for s, r in runs.items()}
     widths = [t["width"] for t in runs[1].trace if t["stage"] == "group"]
     assert MAX_GROUPS == 6 and widths == [150] * 6
-    assert all(groups[s] == group_weightings("france", pf, s, 6) for s in (1, 2))
+    assert all(groups[s] == group_weightings("ireland", pf, s, 6) for s in (1, 2))
     assert groups[1] != groups[2]

@@ -167,7 +167,7 @@ def run_beam(variant: str, width: int, seed: int, time_limit: float | None, prog
     e = FastEngine(variant)
     g = None if guide is None else _Guide(e, guide, start)
     cap = PLAN_CAP.get(variant)
-    w = np.asarray(weights, dtype=np.float64)
+    w = np.asarray(weights, dtype=np.float64).ravel()  # (a table by round: flattened)
     noise, salt = tie_breaking(seed)
     t0 = time.perf_counter()
     if start is None:

@@ -216,7 +216,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
 
     # ----- strategy groups ----------------------------------------------------------------
     group_end = clock.used() + GROUP_SHARE[variant] * clock.left()
-    groups = max(1, min(GROUPS, int(SAFETY * (group_end - clock.used())
+    groups = max(1, min(GROUPS, len(pf), int(SAFETY * (group_end - clock.used())
                                     / (clock.cost([first_round]) * MIN_GROUP_WIDTH))))
     chosen = group_weightings(variant, pf, seed, groups)
     for i in range(groups):

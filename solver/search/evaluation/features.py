@@ -96,6 +96,27 @@ W_WONDER_PATH = WEIGHT_NAMES.index("wonder_path")
 ADDED_WEIGHTS = {"wonder_path": 0.0}
 N_WEIGHTS = len(WEIGHT_NAMES)
 assert len(WEIGHTS) == N_WEIGHTS
+#: a weighting by round (a *table*) is TABLE_ROWS vectors of N_WEIGHTS, flattened: row r
+#: weighs the positions of round r (0 unused, 33 the end), already faded, so its ``fade`` is
+#: ignored. A fitted evaluation (fit.py) values goods differently early and late.
+TABLE_ROWS = 34
+
+
+def as_table(w) -> np.ndarray:
+    """A weighting as a flattened table by round: a vector's rows are it times its fading
+    (rounds left / 32) ** fade, which evaluates as the vector does (up to rounding); a
+    table is returned as it is."""
+    w = np.asarray(w, dtype=np.float64).ravel()
+    if len(w) == TABLE_ROWS * N_WEIGHTS:
+        return w.copy()
+    if len(w) != N_WEIGHTS:
+        raise ValueError(f"a weighting has {N_WEIGHTS} values or {TABLE_ROWS} x {N_WEIGHTS}, "
+                         f"not {len(w)}")
+    rows = np.empty((TABLE_ROWS, N_WEIGHTS))
+    for r in range(TABLE_ROWS):
+        rows[r] = w * max(0.0, (ROUNDS - r + 1.0) / ROUNDS) ** w[W_FADE]
+        rows[r, W_FADE] = 0.0
+    return rows.ravel()
 
 
 def _variant(goods_scale: float, hope: float, space: float) -> np.ndarray:
@@ -175,26 +196,31 @@ def board_terms(T, W):
 @njit(cache=True, _nrt=False)
 def evaluate_board(T, W, weights, board, space, feats):
     """evaluate() given W's board_terms (the search reuses them when a turn leaves the spaces
-    as they were)."""
+    as they were). ``weights`` is one vector, or a table by round (``as_table``)."""
     total = goods_points(T, W[L.GOODS:L.GOODS + L.N_GOODS]) + board
     if W[L.DONE]:
         return float(total)
-    left = max(0.0, (ROUNDS - W[L.ROUND] + 1.0) / ROUNDS)
-    if weights[W_FADE] != 1.0:  # (x ** 1.0 == x; pow took about 1.5% of an expansion)
-        left = left ** weights[W_FADE]
+    b = 0  # where W's weights start: a table by round holds one row per round
+    if len(weights) > N_WEIGHTS:
+        b = min(W[L.ROUND], TABLE_ROWS - 1) * N_WEIGHTS
+        left = 1.0  # a table's rows carry their own fading
+    else:
+        left = max(0.0, (ROUNDS - W[L.ROUND] + 1.0) / ROUNDS)
+        if weights[W_FADE] != 1.0:  # (x ** 1.0 == x; pow took about 1.5% of an expansion)
+            left = left ** weights[W_FADE]
     pot = 0.0
     for g in range(L.N_GOODS):
-        pot += weights[g] * W[L.GOODS + g]
+        pot += weights[b + g] * W[L.GOODS + g]
     cards = 0
     for s in range(8):
         if (W[L.SETTL] >> s) & 1:
             cards += 1
-    pot += weights[W_HOPE] * cards
-    pot += weights[W_SPACE] * space + weights[W_FEATURE] * feats
-    if weights[W_WONDER_HOPE] != 0.0 and W[L.WONDERS] > 0:
-        pot += weights[W_WONDER_HOPE] * chamber_progress(T, W)
-    if weights[W_WONDER_PATH] != 0.0 and W[L.WONDERS] > 0:
-        pot += weights[W_WONDER_PATH] * wonder_path(T, W)
+    pot += weights[b + W_HOPE] * cards
+    pot += weights[b + W_SPACE] * space + weights[b + W_FEATURE] * feats
+    if weights[b + W_WONDER_HOPE] != 0.0 and W[L.WONDERS] > 0:
+        pot += weights[b + W_WONDER_HOPE] * chamber_progress(T, W)
+    if weights[b + W_WONDER_PATH] != 0.0 and W[L.WONDERS] > 0:
+        pot += weights[b + W_WONDER_PATH] * wonder_path(T, W)
     return float(total) + left * pot
 
 

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .features import ADDED_WEIGHTS, N_WEIGHTS, PORTFOLIO, WEIGHT_NAMES
+from .features import ADDED_WEIGHTS, N_WEIGHTS, PORTFOLIO, TABLE_ROWS, WEIGHT_NAMES
 
 KIND = "ora-solve evaluation weights"
 FORMAT = 1
@@ -205,3 +205,71 @@ def default_portfolio(variant: str) -> list[np.ndarray]:
     if w is not None:
         return portfolio_with(w.values)
     return [PORTFOLIO[i].copy() for i in hand_set_order(variant)]
+
+
+# ===== weightings by round (fit.py) ==============================================================
+
+TABLE_FORMAT = 2
+
+
+def table_to_named(table) -> dict[str, list[float]]:
+    """A flattened table as {name: its value in each round 0-33}."""
+    t = np.asarray(table, dtype=np.float64).reshape(TABLE_ROWS, N_WEIGHTS)
+    return {n: [float(v) for v in t[:, i]] for i, n in enumerate(WEIGHT_NAMES)}  # exact
+
+
+def table_from_named(named, where: str) -> np.ndarray:
+    """The flattened table of a {name: [value by round]} mapping (WeightsError naming what
+    is wrong)."""
+    if not isinstance(named, dict) or sorted(named) != sorted(WEIGHT_NAMES):
+        got = sorted(named) if isinstance(named, dict) else type(named).__name__
+        raise WeightsError(f"{where}: 'by_round' must name the {N_WEIGHTS} weights "
+                           f"({', '.join(WEIGHT_NAMES)}), not {got}")
+    t = np.zeros((TABLE_ROWS, N_WEIGHTS))
+    for i, n in enumerate(WEIGHT_NAMES):
+        col = named[n]
+        if not isinstance(col, list) or len(col) != TABLE_ROWS:
+            raise WeightsError(f"{where}: 'by_round' {n!r} must list {TABLE_ROWS} values "
+                               f"(rounds 0-{TABLE_ROWS - 1})")
+        for r, v in enumerate(col):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
+                    or v < 0:
+                raise WeightsError(f"{where}: weight {n!r} in round {r} is {v!r}, not a "
+                                   f"finite number >= 0")
+            t[r, i] = float(v)
+    return t.ravel()
+
+
+def parse_table(data, where: str, variant: str | None = None) -> Weights:
+    """A table file's parsed JSON as Weights whose values are the flattened table."""
+    if not isinstance(data, dict) or data.get("kind") != KIND:
+        raise WeightsError(f"{where} is not a weights file (no kind {KIND!r})")
+    if data.get("format") != TABLE_FORMAT:
+        raise WeightsError(f"{where}: format {data.get('format')!r}, a table by round is "
+                           f"format {TABLE_FORMAT}")
+    if data.get("variant") not in VARIANTS:
+        raise WeightsError(f"{where}: unknown variant {data.get('variant')!r}")
+    if variant is not None and data["variant"] != variant:
+        raise WeightsError(f"{where} holds {data['variant']} weights, not {variant}")
+    return Weights(where, data["variant"], table_from_named(data.get("by_round"), where))
+
+
+def make_table_file(variant: str, table, fitting: dict | None = None) -> dict:
+    """The JSON of a table file (format 2)."""
+    return {"kind": KIND, "format": TABLE_FORMAT, "variant": variant,
+            "by_round": table_to_named(table)} | ({"fitting": fitting} if fitting else {})
+
+
+@lru_cache(maxsize=4)
+def fitted_default(variant: str) -> np.ndarray | None:
+    """The committed fitted table of ``variant`` (``tuned/<variant>-by-round.json``) if its
+    fitting record says that one beam under it beat the default fixed-width search on
+    held-out seeds (``fitting.holdout.beats_beam_search``); ``beam_search`` then runs it."""
+    name = f"{variant}-by-round.json"
+    res = resources.files("solver.search.evaluation").joinpath(TUNED_DIR, name)
+    if not res.is_file():
+        return None
+    data = json.loads(res.read_text(encoding="utf-8"))
+    w = parse_table(data, f"solver/search/evaluation/{TUNED_DIR}/{name}", variant)
+    holdout = (data.get("fitting") or {}).get("holdout") or {}
+    return w.values if holdout.get("beats_beam_search") is True else None
