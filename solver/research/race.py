@@ -375,18 +375,10 @@ def job_work(position, weights=None) -> Callable[[int], float]:
     times the rounds they search from the position (``stages.beam_work``). A fixed-width
     search polishes only from width 200 on (two strategy groups), so a width-200 job costs
     about six times a width-100 one, not twice (docs/research.md)."""
-    from solver.search.beam.stages import beam_work
-    from solver.search.evaluation.weights import (
-        default_portfolio,
-        fitted_default,
-        portfolio_with,
-    )
+    from solver.search.beam.stages import beam_work, default_weightings
+    from solver.search.evaluation.weights import portfolio_with
 
     variant = position.variant
-    if weights is not None:
-        weightings = len(portfolio_with(weights.values))
-    elif fitted_default(variant) is not None:
-        weightings = 1  # one plain beam under the fitted table (beam_search)
-    else:
-        weightings = len(default_portfolio(variant))
+    weightings = (default_weightings(variant) if weights is None
+                  else len(portfolio_with(weights.values)))
     return lambda width: float(beam_work(variant, width, weightings, position.round))

@@ -49,6 +49,13 @@ def polish_width(width: int, groups: int) -> int:
     return max(1, int(width * POLISH_SHARE)) if groups > 1 else 0
 
 
+def default_weightings(variant: str) -> int:
+    """How many weightings ``beam_search`` runs without ``weights`` or ``portfolio``: one
+    where it runs a single beam under the variant's fitted table, else the default
+    portfolio's."""
+    return 1 if fitted_default(variant) is not None else len(default_portfolio(variant))
+
+
 def beam_work(variant: str, width: int, weightings: int, from_round: int = 1) -> int:
     """The relative cost of ``beam_search`` at ``width`` from ``from_round`` with a portfolio
     of ``weightings``: the width of each of its beams times the rounds it searches (a

@@ -67,6 +67,13 @@ def to_named(w) -> dict[str, float]:
     return {n: round(float(v), 6) for n, v in zip(WEIGHT_NAMES, w)}
 
 
+def _weight(v, what: str) -> float:
+    """``v`` as a weight: a finite number >= 0 (WeightsError: "<what> is <v>, not ...")."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
+        raise WeightsError(f"{what} is {v!r}, not a finite number >= 0")
+    return float(v)
+
+
 def from_named(named, where: str) -> np.ndarray:
     """The vector of a {name: value} mapping (WeightsError naming what is wrong)."""
     if not isinstance(named, dict):
@@ -85,25 +92,25 @@ def from_named(named, where: str) -> np.ndarray:
         raise WeightsError(f"{where}: 'weights' " + "; ".join(parts))
     out = np.zeros(N_WEIGHTS, dtype=np.float64)
     for i, n in enumerate(WEIGHT_NAMES):
-        v = named[n]
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
-                or v < 0:
-            raise WeightsError(f"{where}: weight {n!r} is {v!r}, not a finite number >= 0")
-        out[i] = float(v)
+        out[i] = _weight(named[n], f"{where}: weight {n!r}")
     return out
 
 
-def parse(data, where: str, variant: str | None = None) -> Weights:
-    """A weights file's parsed JSON as Weights; ``variant`` must match if given."""
+def _check_header(data, where: str, variant: str | None, fmt: int, reads: str) -> None:
+    """A weights file's kind, ``fmt`` and variant (``variant`` must match if given)."""
     if not isinstance(data, dict) or data.get("kind") != KIND:
         raise WeightsError(f"{where} is not a weights file (no kind {KIND!r})")
-    if data.get("format") != FORMAT:
-        raise WeightsError(f"{where}: format {data.get('format')!r}, this version reads "
-                           f"format {FORMAT}")
+    if data.get("format") != fmt:
+        raise WeightsError(f"{where}: format {data.get('format')!r}, {reads} format {fmt}")
     if data.get("variant") not in VARIANTS:
         raise WeightsError(f"{where}: unknown variant {data.get('variant')!r}")
     if variant is not None and data["variant"] != variant:
         raise WeightsError(f"{where} holds {data['variant']} weights, not {variant}")
+
+
+def parse(data, where: str, variant: str | None = None) -> Weights:
+    """A weights file's parsed JSON as Weights; ``variant`` must match if given."""
+    _check_header(data, where, variant, FORMAT, "this version reads")
     return Weights(where, data["variant"], from_named(data.get("weights"), where))
 
 
@@ -131,15 +138,24 @@ def portfolio_with(w) -> list[np.ndarray]:
     return [np.asarray(w, dtype=np.float64)] + [p.copy() for p in PORTFOLIO]
 
 
+def _tuned_file(name: str) -> tuple[dict, str] | None:
+    """The parsed JSON of package data ``tuned/<name>`` and the path to name it by, if any."""
+    res = resources.files("solver.search.evaluation").joinpath(TUNED_DIR, name)
+    if not res.is_file():
+        return None
+    return (json.loads(res.read_text(encoding="utf-8")),
+            f"solver/search/evaluation/{TUNED_DIR}/{name}")
+
+
 @lru_cache(maxsize=4)
 def tuned_default(variant: str) -> Weights | None:
     """The committed tuned weights of ``variant`` if they beat the hand-set portfolio on
     their held-out seeds, else None."""
-    res = resources.files("solver.search.evaluation").joinpath(TUNED_DIR, f"{variant}.json")
-    if not res.is_file():
+    found = _tuned_file(f"{variant}.json")
+    if found is None:
         return None
-    data = json.loads(res.read_text(encoding="utf-8"))
-    w = parse(data, f"solver/search/evaluation/{TUNED_DIR}/{variant}.json", variant)
+    data, where = found
+    w = parse(data, where, variant)
     holdout = (data.get("tuning") or {}).get("holdout") or {}
     return w if holdout.get("beats_hand_set") is True else None
 
@@ -232,25 +248,13 @@ def table_from_named(named, where: str) -> np.ndarray:
             raise WeightsError(f"{where}: 'by_round' {n!r} must list {TABLE_ROWS} values "
                                f"(rounds 0-{TABLE_ROWS - 1})")
         for r, v in enumerate(col):
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
-                    or v < 0:
-                raise WeightsError(f"{where}: weight {n!r} in round {r} is {v!r}, not a "
-                                   f"finite number >= 0")
-            t[r, i] = float(v)
+            t[r, i] = _weight(v, f"{where}: weight {n!r} in round {r}")
     return t.ravel()
 
 
 def parse_table(data, where: str, variant: str | None = None) -> Weights:
     """A table file's parsed JSON as Weights whose values are the flattened table."""
-    if not isinstance(data, dict) or data.get("kind") != KIND:
-        raise WeightsError(f"{where} is not a weights file (no kind {KIND!r})")
-    if data.get("format") != TABLE_FORMAT:
-        raise WeightsError(f"{where}: format {data.get('format')!r}, a table by round is "
-                           f"format {TABLE_FORMAT}")
-    if data.get("variant") not in VARIANTS:
-        raise WeightsError(f"{where}: unknown variant {data.get('variant')!r}")
-    if variant is not None and data["variant"] != variant:
-        raise WeightsError(f"{where} holds {data['variant']} weights, not {variant}")
+    _check_header(data, where, variant, TABLE_FORMAT, "a table by round is")
     return Weights(where, data["variant"], table_from_named(data.get("by_round"), where))
 
 
@@ -265,11 +269,10 @@ def fitted_default(variant: str) -> np.ndarray | None:
     """The committed fitted table of ``variant`` (``tuned/<variant>-by-round.json``) if its
     fitting record says that one beam under it beat the default fixed-width search on
     held-out seeds (``fitting.holdout.beats_beam_search``); ``beam_search`` then runs it."""
-    name = f"{variant}-by-round.json"
-    res = resources.files("solver.search.evaluation").joinpath(TUNED_DIR, name)
-    if not res.is_file():
+    found = _tuned_file(f"{variant}-by-round.json")
+    if found is None:
         return None
-    data = json.loads(res.read_text(encoding="utf-8"))
-    w = parse_table(data, f"solver/search/evaluation/{TUNED_DIR}/{name}", variant)
+    data, where = found
+    w = parse_table(data, where, variant)
     holdout = (data.get("fitting") or {}).get("holdout") or {}
     return w.values if holdout.get("beats_beam_search") is True else None
