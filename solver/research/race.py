@@ -375,10 +375,9 @@ def job_work(position, weights=None) -> Callable[[int], float]:
     times the rounds they search from the position (``stages.beam_work``). A fixed-width
     search polishes only from width 200 on (two strategy groups), so a width-200 job costs
     about six times a width-100 one, not twice (docs/research.md)."""
-    from solver.search.beam.stages import beam_work, default_weightings
+    from solver.search.beam.stages import beam_work
     from solver.search.evaluation.weights import portfolio_with
 
     variant = position.variant
-    weightings = (default_weightings(variant) if weights is None
-                  else len(portfolio_with(weights.values)))
+    weightings = None if weights is None else len(portfolio_with(weights.values))
     return lambda width: float(beam_work(variant, width, weightings, position.round))

@@ -27,9 +27,15 @@ from solver.fast import layout as L
 
 from . import progress, records
 from .beam import beam_search, timed_beam_search
-from .beam.stages import POLISH_LINES, group_count, polish_rounds
-from .evaluation.features import PORTFOLIO
-from .evaluation.weights import default_portfolio, portfolio_with, to_named, tuned_default
+from .beam.schedule import SINGLE_BEAM
+from .beam.stages import polish_rounds, search_shape
+from .evaluation.weights import (
+    default_portfolio,
+    fitted_default,
+    portfolio_with,
+    to_named,
+    tuned_default,
+)
 from .mcts import PLAYOUT_WIDTH as MCTS_PLAYOUT_WIDTH
 from .mcts import mcts_search
 from .nrpa import ITERATIONS, SEEDED_TAU, TAU, nrpa_search
@@ -86,11 +92,20 @@ class SoloJob:
         the package's tuned defaults, or the hand-set portfolio."""
         if self.weights is not None:
             return self.weights.describe() | {"role": "leads the portfolio"}
+        table = fitted_default(self.variant) if self.algorithm == "beam" else None
+        if table is not None:
+            return table.describe() | {"role": "package default fitted table by round, the "
+                                                "beam's only weighting"}
+        # the timed schedule's single beam runs the leader alone (schedule.SINGLE_BEAM)
+        alone = (self.algorithm == "beam" and self.width is None
+                 and self.variant in SINGLE_BEAM)
         tuned = tuned_default(self.variant)
         if tuned is not None:
-            return tuned.describe() | {"role": "package default, leads the portfolio"}
-        return {"file": None, "role": "hand-set portfolio (evaluation.PORTFOLIO)",
-                "values": to_named(PORTFOLIO[0])}
+            return tuned.describe() | {"role": "package default, " + (
+                "the beam's only weighting" if alone else "leads the portfolio")}
+        return {"file": None, "role": "hand-set portfolio (evaluation.PORTFOLIO)" + (
+                    ", its leader alone" if alone else ""),
+                "values": to_named(default_portfolio(self.variant)[0])}
 
     @property
     def algorithm(self) -> str:
@@ -322,12 +337,12 @@ class _ProgressBar:
 
     def _stage_spans(self) -> list[int]:
         """Rounds searched by each stage of beam_search at this width (beam.py)."""
-        pf = self.job.portfolio or default_portfolio(self.job.variant)
-        groups = self.groups = group_count(self.job.width, len(pf))
-        spans = [ROUNDS] * groups
-        if groups > 1:
-            spans += [ROUNDS + 1 - r for r in polish_rounds(self.job.variant)] * POLISH_LINES
-        return spans
+        pf = self.job.portfolio
+        groups, lines = search_shape(self.job.variant, self.job.width,
+                                     len(pf) if pf else None)
+        self.groups = groups
+        return ([ROUNDS] * groups
+                + [ROUNDS + 1 - r for r in polish_rounds(self.job.variant)] * lines)
 
     def update(self, state, k, stage: str = "", nodes: int | None = None) -> None:
         """After a layer (``nodes``: the children generated so far, under a node budget)."""

@@ -15,8 +15,9 @@ from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 from solver.search import records
 from solver.search.beam import beam_search, stages, state_at_round
+from solver.search.beam.expansion import KEEP_PER_PARENT
 from solver.search.beam.lines import Lines
-from solver.search.beam.run import layer
+from solver.search.beam.run import layer, run_beam
 from solver.search.beam.stages import MAX_GROUPS
 from solver.search.common import state_hash
 from solver.search.evaluation.features import PORTFOLIO, evaluate
@@ -141,3 +142,37 @@ def test_a_fixed_width_beam_runs_six_groups_chosen_as_the_timed_search_does():
     assert MAX_GROUPS == 6 and widths == [150] * 6
     assert all(groups[s] == group_weightings("ireland", pf, s, 6) for s in (1, 2))
     assert groups[1] != groups[2]
+
+
+def test_frances_fixed_width_beam_is_one_table_beam_then_its_polish(monkeypatch):
+    """France's default fixed-width search (a fitted table): one beam of the whole width under
+    the table, then its line's polish restarts at the whole width from France's rounds,
+    never below the beam's line; narrower than POLISHED_WIDTH, the beam alone."""
+    monkeypatch.setattr(stages, "POLISHED_WIDTH", 4)
+    r = beam_search("france", width=4, seed=1)
+    beam = [t for t in r.trace if t["stage"] == "group"]
+    polish = [t for t in r.trace if t["stage"] == "polish"]
+    assert len(beam) == 1 and beam[0]["width"] == 4 and beam[0]["weighting"] == 0
+    assert polish and all(t["width"] == 4 and t["weighting"] == 0 for t in polish)
+    assert polish[0]["from_round"] == 16  # France's chain restarts from round 16 first
+    assert {t["from_round"] for t in polish} <= set(stages.polish_rounds("france"))
+    assert r.score[0] >= beam[0]["score"] and r.score[0] == max(t["score"] for t in r.trace)
+    assert stages.search_shape("france", 4) == (1, 1)
+    assert stages.search_shape("france", 3) == (1, 0)
+    narrow = beam_search("france", width=3, seed=1)
+    assert [t["stage"] for t in narrow.trace] == ["group"]
+    rec = records.make_record(command="test", variant="france", algorithm="beam",
+                              params={"width": 4}, seed=1, nodes=r.nodes, seconds=r.seconds,
+                              score=r.score, line=r.line)
+    ok, message, _ = records.verify_record(rec)
+    assert ok, message
+
+
+def test_a_node_limit_twice_a_beams_cost_does_not_stop_it_while_it_fills():
+    """Regression: the next layer's children were guessed from the whole layer's growth,
+    which is wild while a beam fills, and a budget of twice the beam's cost stopped Ireland's
+    width-50 beam on seed 4 partway (447 instead of 477)."""
+    w = default_portfolio("ireland")[0]
+    full = run_beam("ireland", 50, 4, None, None, KEEP_PER_PARENT, w)
+    r = run_beam("ireland", 50, 4, None, None, KEEP_PER_PARENT, w, node_limit=2 * full.nodes)
+    assert r.complete and r.line == full.line and r.nodes == full.nodes

@@ -79,7 +79,7 @@ def test_a_fixed_width_france_beam_is_one_beam_under_its_table_where_it_won_held
     assert not set(data["fitting"]["seeds"]) & set(holdout["seeds"])
     assert not set(holdout["seeds"]) & {0, 1, 2}  # never the reporting seeds
     r = beam_search("france", 6, seed=1)
-    alone = run_beam("france", 6, 1, None, None, KEEP_PER_PARENT, table)
+    alone = run_beam("france", 6, 1, None, None, KEEP_PER_PARENT, table.values)
     assert r.line == alone.line and r.score == alone.score
     # the timed search, MCTS and NRPA keep the vector portfolio
     assert all(len(w) == N_WEIGHTS for w in WF.default_portfolio("france"))
@@ -101,3 +101,23 @@ def test_a_fit_shrunk_all_the_way_is_the_leaders_own_table_and_clamping_bounds_i
     assert np.allclose(clamped[:, E.W_WONDER_PATH], 30.0 * left)  # the leader's is 0
     low = fit.clamp_table(-wild, leader, 2.0).reshape(TABLE_ROWS, N_WEIGHTS)
     assert (np.delete(low, E.W_FADE, axis=1) == 0).all()  # (a fit's fade column is 0)
+
+
+def test_a_record_names_the_table_its_beam_ran_under():
+    """Regression: France's `--beam 2000` record at 625c737 said "hand-set portfolio" while its
+    beam ran under the fitted table."""
+    from solver.search.solo import SoloJob
+
+    table = WF.fitted_default("france")
+    if table is None:
+        pytest.skip("France has no adopted fitted table")
+    for job in (SoloJob("france", width=2000), SoloJob("france", time_limit=60.0)):
+        used = job.weights_used()
+        assert used["file"].endswith("tuned/france-by-round.json")
+        assert len(used["by_round_sha256"]) == 64 and "values" not in used
+        assert "only weighting" in used["role"]
+    mcts = SoloJob("france", simulations=4).weights_used()
+    assert "by_round_sha256" not in mcts and len(mcts["values"]) == N_WEIGHTS
+    timed = SoloJob("ireland", time_limit=60.0).weights_used()
+    assert "only weighting" in timed["role"]
+    assert "leads the portfolio" in SoloJob("ireland", width=2000).weights_used()["role"]

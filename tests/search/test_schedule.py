@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from solver.search import records
 from solver.search.beam import timed_beam_search
+from solver.search.evaluation.weights import default_portfolio
 
 
 def _until_polish():
@@ -20,12 +23,15 @@ def _until_polish():
     return progress, lambda: any(seen)
 
 
-def test_two_seeds_of_the_default_search_run_different_weightings():
+def test_two_seeds_of_the_grouped_search_run_different_weightings():
+    """The strategy groups (a portfolio: ``--weights FILE`` leading the hand-set ones); the
+    default schedule is one beam in both variants (the next test)."""
     runs = []
     for s in (1, 2):
         progress, stop = _until_polish()
         runs.append(timed_beam_search("france", None, seed=s, nodes=16_000_000,
-                                      progress=progress, stop=stop))
+                                      progress=progress, stop=stop,
+                                      portfolio=default_portfolio("france")))
     groups = [[t["weighting"] for t in r.trace if t["stage"] == "group"] for r in runs]
     assert all(len(g) > 1 for g in groups) and groups[0] != groups[1]
     assert [g[0] for g in groups] == [0, 0]
@@ -33,17 +39,38 @@ def test_two_seeds_of_the_default_search_run_different_weightings():
 
 def test_polish_restarts_in_the_schedule_never_end_below_their_chain():
     r = timed_beam_search("france", None, seed=4, nodes=8_000_000)
-    groups = max(s["score"] for s in r.trace if s["stage"] in ("probe", "group"))
+    games = [s["score"] for s in r.trace if s["stage"] != "polish"]
     polish = [s for s in r.trace if s["stage"] == "polish"]
-    assert polish and r.score[0] >= groups
-    assert min(s["score"] for s in polish) >= sorted(
-        s["score"] for s in r.trace if s["stage"] in ("probe", "group"))[-2]
+    assert polish and r.score[0] >= max(games)
+    assert min(s["score"] for s in polish) >= sorted(games)[-2]
+
+
+def test_the_default_schedule_is_one_beam_as_wide_as_its_scout_measures():
+    """France (under its fitted table; Ireland: under its leader, schedule.SINGLE_BEAM): the
+    probe, a scout, then one beam sized from the scout's measured cost to about
+    SINGLE_SHARE of what the scout left, then the polish; every stage under that one
+    weighting (0)."""
+    from solver.search.beam import schedule
+
+    budget = 8_000_000
+    r = timed_beam_search("france", None, seed=4, nodes=budget)
+    stages = [s["stage"] for s in r.trace]
+    assert stages[:3] == ["probe", "scout", "beam"] and set(stages[3:]) == {"polish"}
+    assert all(s["weighting"] == 0 for s in r.trace)
+    probe, scout, beam = r.trace[:3]
+    assert beam["width"] > 4 * scout["width"] > 4 * probe["width"]
+    left = budget - probe["nodes"] - scout["nodes"]
+    # the beam's cost per unit of width is at most the scout's, so it keeps within its share
+    assert beam["nodes"] <= schedule.SINGLE_SHARE * left
+    assert r.score[0] == max(s["score"] for s in r.trace) and r.nodes <= budget
 
 
 def test_each_polish_chain_runs_under_the_weighting_whose_beam_found_its_line():
-    """Ireland seed 4 under 8M children: a group other than the leader's finds the best line,
-    so its chain (polished last) runs that group's weighting, the other chain the leader's."""
-    r = timed_beam_search("ireland", None, seed=4, nodes=8_000_000)
+    """Ireland's groups, seed 4 under 8M children: a group other than the leader's finds the
+    best line, so its chain (polished last) runs that group's weighting, the other chain the
+    leader's."""
+    r = timed_beam_search("ireland", None, seed=4, nodes=8_000_000,
+                          portfolio=default_portfolio("ireland"))
     games = sorted((s for s in r.trace if s["stage"] in ("probe", "group")),
                    key=lambda s: -s["score"])
     polish = [s["weighting"] for s in r.trace if s["stage"] == "polish"]
@@ -52,12 +79,15 @@ def test_each_polish_chain_runs_under_the_weighting_whose_beam_found_its_line():
     assert set(polish) == {games[0]["weighting"], games[1]["weighting"]}
 
 
-def test_the_timed_search_fits_its_budget_and_runs_every_stage():
+@pytest.mark.parametrize("grouped", [False, True])
+def test_the_timed_search_fits_its_budget_and_runs_every_stage(grouped):
     t = time.perf_counter()
-    r = timed_beam_search("ireland", 15.0, seed=1)
+    r = timed_beam_search("ireland", 15.0, seed=1,
+                          portfolio=default_portfolio("ireland") if grouped else None)
     assert time.perf_counter() - t < 15.0 + 1.0
     stages = [s["stage"] for s in r.trace]
-    assert stages[0] == "probe" and "group" in stages and "polish" in stages
+    assert stages[0] == "probe" and ("group" if grouped else "beam") in stages
+    assert "polish" in stages
     assert r.score[0] == max(s["score"] for s in r.trace)
     rec = records.make_record(command="test", variant="ireland", algorithm="beam", params={},
                               seed=1, nodes=r.nodes, seconds=r.seconds, score=r.score,
@@ -74,7 +104,7 @@ def test_a_node_budget_gives_the_same_line_and_stages_and_stays_within_it():
     assert drop == [{k: v for k, v in s.items() if k != "seconds"} for s in b.trace]
     assert a.nodes <= 3_000_000 and a.nodes == sum(s["nodes"] for s in a.trace)
     stages = [s["stage"] for s in a.trace]
-    assert stages[0] == "probe" and "group" in stages and "polish" in stages
+    assert stages[0] == "probe" and "beam" in stages and "polish" in stages
     rec = records.make_record(command="test", variant="france", algorithm="beam", params={},
                               seed=1, nodes=a.nodes, seconds=a.seconds, score=a.score,
                               line=a.line)

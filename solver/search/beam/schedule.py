@@ -1,13 +1,25 @@
 """The time-budgeted beam search: the stages of ``beam_search`` fitted to a number of seconds.
 
 ``timed_beam_search(variant, seconds)`` is what ``ora-solve solo --variant V`` runs. It has
-the stages of :func:`solver.search.beam.beam_search` (strategy groups, then the endgame
-polish), but chooses their widths from the time they may take instead of from one width:
+the stages of :func:`solver.search.beam.beam_search` (one wide beam or strategy groups, then
+the endgame polish), but chooses their widths from the time they may take instead of from
+one width:
 
 0. **Probe.** A beam of ``PROBE_WIDTH`` under the first weighting plays a whole game.
    It loads (or compiles) the kernels, gives a first complete line, and times a layer round
    by round.
-1. **Strategy groups.** ``GROUPS`` beams share ``GROUP_SHARE`` of the time left after the
+1. **One wide beam** (the default in both variants). One weighting: the variant's adopted
+   fitted table by round (``weights.fitted_default``: France), else the portfolio's leader
+   (``SINGLE_BEAM``: Ireland). A **scout** beam of ``SCOUT_SHARE`` of the budget left
+   measures the cost of a unit of width (the probe's overestimates a wide beam's about
+   twice), then the **beam** takes ``SINGLE_SHARE`` of what the scout left. Under France's
+   table a wider beam keeps buying points (seeds 3-6: 521.00 at width 2000, 532.25 at 4000,
+   546.00 at 8000), where the groups under the vectors did not. Under the strength suite's
+   100M children the single beam scored France's seeds 3-6 515/525/520/518 = 519.50 against
+   the groups' 490.00, Ireland's 520/520/520/516 = 519.00 against 504.00
+   (docs/experiments.md, 2026-12-06).
+1'. **Strategy groups** (a ``portfolio``, e.g. ``--weights FILE`` leading the hand-set
+   weightings). ``GROUPS`` beams share ``GROUP_SHARE`` of the time left after the
    probe. Group 0 runs the portfolio's leader; the others run the best-measured hand-set
    weightings for seed 0 and a seeded draw from the best ``GROUP_POOL`` for other seeds
    (``weights.group_weightings``), so two seeds search different plans. Before each
@@ -64,7 +76,7 @@ from solver.fast.engine import FastEngine
 
 from ..common import SearchResult
 from ..evaluation.features import PORTFOLIO
-from ..evaluation.weights import default_portfolio, group_weightings
+from ..evaluation.weights import default_portfolio, fitted_default, group_weightings
 from .expansion import KEEP_PER_PARENT
 from .run import run_beam, wide_start
 from .stages import MAX_GROUPS, POLISH_ROUNDS, polish_chains, polish_restart
@@ -74,6 +86,15 @@ GROUPS = MAX_GROUPS  # the fixed-width beam's cap on groups, one number for both
 # of the time left after the probe, by variant (docs/experiments.md, 2026-12-05 and -06)
 GROUP_SHARE = {"ireland": 0.35, "france": 0.5}
 MIN_GROUP_WIDTH = 20  # fewer groups rather than narrower ones
+# the single-beam schedule (a variant with a fitted table): a scout beam's share of the
+# budget left after the probe, then the wide beam's share of what the scout left; the
+# probe's cost per unit of width overestimates a wide beam's about twice, the scout's does not
+SCOUT_SHARE = 0.1
+SINGLE_SHARE = 0.85
+# variants without a fitted table whose default schedule is still one beam, under the
+# portfolio's leader: under the strength suite's 100M children Ireland's seeds 3-6 scored
+# 520/520/520/516 against the groups' 489/524/489/514 (docs/experiments.md, 2026-12-06)
+SINGLE_BEAM = ("ireland",)
 SAFETY = 0.92  # plan each stage to this share of the time it may take
 FILL_ROUNDS = (28, 25, 22, 30, 26, 24, 20)  # restarts of the best line with time left over
 FILL_GAIN = 1.5  # a restart already run is run again only this much wider
@@ -179,7 +200,9 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     ``weights.default_portfolio(variant)``). Under a node budget ``progress`` gets a fourth
     argument: the children generated so far.
     """
-    pf = default_portfolio(variant) if portfolio is None else portfolio
+    one = single_weighting(variant) if portfolio is None else None
+    single = one is not None  # one wide beam, then the polish
+    pf = [one] if single else default_portfolio(variant) if portfolio is None else portfolio
     if nodes is not None:
         if nodes <= 0:
             raise ValueError("the node budget must be positive")
@@ -214,21 +237,31 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     record("probe", r, PROBE_WIDTH, 0, first_round)
     found.append((r, 0))
 
-    # ----- strategy groups ----------------------------------------------------------------
-    group_end = clock.used() + GROUP_SHARE[variant] * clock.left()
-    groups = max(1, min(GROUPS, len(pf), int(SAFETY * (group_end - clock.used())
-                                    / (clock.cost([first_round]) * MIN_GROUP_WIDTH))))
-    chosen = group_weightings(variant, pf, seed, groups)
-    for i in range(groups):
-        if stopped():
-            break
-        width = max(1, int(SAFETY * max(0.0, group_end - clock.used())
-                           / clock.cost([first_round] * (groups - i))))
-        wi = chosen[i]
-        r = clock.run(variant, width, seed, pf[wi], f"group {i + 1}/{groups}", stop,
-                      start=start)
-        record("group", r, width, wi, first_round)
-        found.append((r, wi))
+    if single:
+        # ----- one wide beam under the table, sized from a scout's measured cost --------
+        for stage, share in (("scout", SCOUT_SHARE), ("beam", SINGLE_SHARE)):
+            if stopped():
+                break
+            width = max(1, int(SAFETY * share * clock.left() / clock.cost([first_round])))
+            r = clock.run(variant, width, seed, pf[0], stage, stop, start=start)
+            record(stage, r, width, 0, first_round)
+            found.append((r, 0))
+    else:
+        # ----- strategy groups ------------------------------------------------------------
+        group_end = clock.used() + GROUP_SHARE[variant] * clock.left()
+        groups = max(1, min(GROUPS, len(pf), int(SAFETY * (group_end - clock.used())
+                                        / (clock.cost([first_round]) * MIN_GROUP_WIDTH))))
+        chosen = group_weightings(variant, pf, seed, groups)
+        for i in range(groups):
+            if stopped():
+                break
+            width = max(1, int(SAFETY * max(0.0, group_end - clock.used())
+                               / clock.cost([first_round] * (groups - i))))
+            wi = chosen[i]
+            r = clock.run(variant, width, seed, pf[wi], f"group {i + 1}/{groups}", stop,
+                          start=start)
+            record("group", r, width, wi, first_round)
+            found.append((r, wi))
     found.sort(key=lambda f: -f[0].score[0])
     best = found[0][0]
 
@@ -269,6 +302,16 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     complete = complete and not (stop is not None and stop())
     return SearchResult(variant, best.score, best.line, nodes, layers,
                         time.perf_counter() - t0, complete, trace)
+
+
+def single_weighting(variant: str) -> np.ndarray | None:
+    """The weighting of the default schedule's single wide beam: the variant's adopted
+    fitted table (France), else its portfolio's leader where ``SINGLE_BEAM`` says so
+    (Ireland), else None (the strategy groups)."""
+    table = fitted_default(variant)
+    if table is not None:
+        return table.values
+    return default_portfolio(variant)[0] if variant in SINGLE_BEAM else None
 
 
 def _until(deadline: float, stop):

@@ -23,6 +23,7 @@ from .expansion import KEEP_PER_PARENT
 from .run import run_beam, state_at_round, wide_start
 
 GROUP_WIDTH = 100
+POLISHED_WIDTH = 2 * GROUP_WIDTH  # a search this wide or wider is polished
 MAX_GROUPS = 6  # strategy groups at most (schedule.GROUPS is this too)
 POLISH_ROUNDS = (28, 22, 25, 28)  # the endgame polish restarts from these rounds ...
 POLISH_LINES = 2  # ... of this many of the best lines the groups found
@@ -43,33 +44,39 @@ def group_count(width: int, weightings: int) -> int:
     return min(weightings, MAX_GROUPS, max(1, width // GROUP_WIDTH))
 
 
-def polish_width(width: int, groups: int) -> int:
-    """The width of ``beam_search``'s polish beam: ``POLISH_SHARE`` x ``width`` when the
-    search runs two groups or more, else 0 (a single group is not polished)."""
-    return max(1, int(width * POLISH_SHARE)) if groups > 1 else 0
+def polish_width(width: int) -> int:
+    """The width of ``beam_search``'s polish beam: ``POLISH_SHARE`` x ``width``."""
+    return max(1, int(width * POLISH_SHARE))
 
 
-def default_weightings(variant: str) -> int:
-    """How many weightings ``beam_search`` runs without ``weights`` or ``portfolio``: one
-    where it runs a single beam under the variant's fitted table, else the default
-    portfolio's."""
-    return 1 if fitted_default(variant) is not None else len(default_portfolio(variant))
+def search_shape(variant: str, width: int, weightings: int | None = None) -> tuple[int, int]:
+    """(strategy groups, lines polished) of ``beam_search`` at ``width`` with a portfolio of
+    ``weightings`` (None: the default search). The default search of a variant with an
+    adopted fitted table (France) is one beam under it; otherwise the portfolio's groups.
+    Either is polished from ``POLISHED_WIDTH`` on: one line, or ``POLISH_LINES`` of the
+    groups'. A narrower search is not polished (it would cost several times as much)."""
+    if weightings is None and fitted_default(variant) is not None:
+        return 1, 1 if width >= POLISHED_WIDTH else 0
+    n = len(default_portfolio(variant)) if weightings is None else weightings
+    groups = group_count(width, n)
+    return groups, POLISH_LINES if groups > 1 else 0
 
 
-def beam_work(variant: str, width: int, weightings: int, from_round: int = 1) -> int:
+def beam_work(variant: str, width: int, weightings: int | None = None,
+              from_round: int = 1) -> int:
     """The relative cost of ``beam_search`` at ``width`` from ``from_round`` with a portfolio
-    of ``weightings``: the width of each of its beams times the rounds it searches (a
-    layer's cost grows about with its width). Its polish restarts make a search with two
-    groups or more several times dearer than one with a single group: Ireland's one-turn
+    of ``weightings`` (None: the default search): the width of each of its beams times the
+    rounds it searches (a layer's cost grows about with its width). Its polish restarts
+    make a polished search several times dearer than one that is not: Ireland's one-turn
     openings took about 7.8 s a job at width 100 and 50 s at width 200 (docs/research.md).
     A restart the polish skips (the same line again) is counted, so this is an upper bound
     on the shape, not a forecast."""
     def rounds(r: int) -> int:
         return max(0, 33 - max(r, from_round))
 
-    polish = polish_width(width, group_count(width, weightings))
+    _, lines = search_shape(variant, width, weightings)
     return (width * rounds(from_round)
-            + POLISH_LINES * polish * sum(rounds(r) for r in polish_rounds(variant)))
+            + lines * polish_width(width) * sum(rounds(r) for r in polish_rounds(variant)))
 
 
 def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
@@ -102,9 +109,11 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
 
     ``weights`` gives one weighting to a single plain beam of the whole width instead. Without
     ``weights`` or ``portfolio``, a variant with an adopted fitted table by round
-    (``weights.fitted_default``: France) runs that plain beam under it: one beam under
-    France's fitted table outscored the groups and the polish at width 2000 on held-out
-    seeds at a fraction of their time (docs/experiments.md, 2026-12-06).
+    (``weights.fitted_default``: France) runs one beam of the whole width under it, then
+    polishes its line as above (from ``POLISHED_WIDTH`` on). One beam under France's
+    fitted table outscored the groups and the polish at width 2000 on held-out seeds at a
+    fraction of their time; its polish added 9.75 on seeds 3-6 (521.00 to 530.75), about
+    what the same time buys as a wider beam (docs/experiments.md, 2026-12-06).
     ``portfolio`` gives the groups' weightings in order (group i: entry i mod len; a polish
     chain: its group's) instead of the default, ``weights.default_portfolio(variant)`` chosen by
     ``group_weightings``.
@@ -118,18 +127,18 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
         raise ValueError("beam width must be at least 1")
     if start is not None:
         start = wide_start(variant, start)
-    if weights is None and portfolio is None:
-        weights = fitted_default(variant)  # France: one beam under its fitted table
     if weights is not None:
         return run_beam(variant, width, seed, time_limit, progress, keep, weights, stop=stop,
                         start=start)
-    pf = portfolio if portfolio is not None else default_portfolio(variant)
-    groups = group_count(width, len(pf))
+    table = fitted_default(variant) if portfolio is None else None
+    pf = ([table.values] if table is not None else portfolio if portfolio is not None
+          else default_portfolio(variant))
+    groups, lines = search_shape(variant, width, None if portfolio is None else len(pf))
     chosen = (group_weightings(variant, pf, seed, groups) if portfolio is None
               else [i % len(pf) for i in range(groups)])
-    polish = polish_width(width, groups)
+    polish = polish_width(width) if lines else 0
     rounds = polish_rounds(variant)
-    stages = groups + (POLISH_LINES * len(rounds) if polish else 0)
+    stages = groups + lines * len(rounds)
     t0 = time.perf_counter()
     found: list[tuple[SearchResult, int]] = []  # each group's result and weighting
     trace: list[dict] = []
@@ -151,7 +160,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
         share = width // groups + (1 if i < width % groups else 0)
         r = run_beam(variant, share, seed, limit(i), progress, keep,
                      pf[chosen[i]], start=start,
-                     label=f"group {i + 1}/{groups}", stop=stop)
+                     label=f"group {i + 1}/{groups}" if stages > 1 else "", stop=stop)
         nodes += r.nodes
         layers += r.layers
         complete = complete and r.complete
@@ -165,7 +174,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     if polish and not stopped():
         e = FastEngine(variant)
         done = groups
-        chains = polish_chains(found)
+        chains = polish_chains(found)[:lines]
         tried = set()
         for chain in chains:
             # each restart polishes the best line of this chain so far

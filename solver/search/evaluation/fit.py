@@ -20,11 +20,13 @@ positions the search meets:
 
 France's fitted table (``tuned/france-by-round.json``) plays single beams far better than
 the vector it was shrunk toward, and one beam under it outscored France's whole fixed-width
-search (strategy groups and polish) at width 2000 on held-out seeds, so ``beam_search`` runs
-that beam in France (``weights.fitted_default``). The timed schedule, MCTS and NRPA keep the
-vector portfolio: as the schedule's leader, or with seven perturbations of it as its
-portfolio, the table gained nothing on held-out seeds. Ireland's fit lost to its tuned
-leader at every shrinkage tried (docs/experiments.md, 2026-12-06).
+search (strategy groups and polish) at width 2000 on held-out seeds, so France's beam
+searches run it (``weights.fitted_default``): ``beam_search`` one beam of the whole width
+then its polish, the timed schedule one beam as wide as the budget allows then its polish.
+As the leader of the vector portfolio's groups, or with seven perturbations of it as the
+groups, it gained nothing on held-out seeds. MCTS and NRPA keep the vector portfolio.
+Ireland's fit lost to its tuned leader at every shrinkage tried (docs/experiments.md,
+2026-12-06).
 ``tools/fit_evaluation.py`` runs the whole fit and writes a table file.
 """
 

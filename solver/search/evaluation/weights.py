@@ -25,6 +25,7 @@ held-out seeds as the best hand-set weighting at the same budget (``beats_hand_s
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from dataclasses import dataclass
@@ -55,7 +56,12 @@ class Weights:
     values: np.ndarray
 
     def describe(self) -> dict:
-        """What a results record says about the weights used (file and every value)."""
+        """What a results record says about the weights used: the file and every value of a
+        vector, or the file and a digest of a table by round (its 986 values are the file
+        at the record's commit)."""
+        if len(self.values) != N_WEIGHTS:
+            digest = hashlib.sha256(np.asarray(self.values, dtype="<f8").tobytes())
+            return {"file": self.path, "by_round_sha256": digest.hexdigest()}
         return {"file": self.path, "values": to_named(self.values)}
 
 
@@ -265,14 +271,14 @@ def make_table_file(variant: str, table, fitting: dict | None = None) -> dict:
 
 
 @lru_cache(maxsize=4)
-def fitted_default(variant: str) -> np.ndarray | None:
+def fitted_default(variant: str) -> Weights | None:
     """The committed fitted table of ``variant`` (``tuned/<variant>-by-round.json``) if its
     fitting record says that one beam under it beat the default fixed-width search on
-    held-out seeds (``fitting.holdout.beats_beam_search``); ``beam_search`` then runs it."""
+    held-out seeds (``fitting.holdout.beats_beam_search``); the beam searches then run it."""
     found = _tuned_file(f"{variant}-by-round.json")
     if found is None:
         return None
     data, where = found
     w = parse_table(data, where, variant)
     holdout = (data.get("fitting") or {}).get("holdout") or {}
-    return w.values if holdout.get("beats_beam_search") is True else None
+    return w if holdout.get("beats_beam_search") is True else None
