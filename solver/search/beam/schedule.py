@@ -86,9 +86,9 @@ GROUPS = MAX_GROUPS  # the fixed-width beam's cap on groups, one number for both
 # of the time left after the probe, by variant (docs/experiments.md, 2026-12-05 and -06)
 GROUP_SHARE = {"ireland": 0.35, "france": 0.5}
 MIN_GROUP_WIDTH = 20  # fewer groups rather than narrower ones
-# the single-beam schedule (a variant with a fitted table): a scout beam's share of the
-# budget left after the probe, then the wide beam's share of what the scout left; the
-# probe's cost per unit of width overestimates a wide beam's about twice, the scout's does not
+# the single-beam schedule: a scout beam's share of the budget left after the probe, then
+# the wide beam's share of what the scout left; the probe's cost per unit of width
+# overestimates a wide beam's about twice, the scout's less (the polish gets what is left)
 SCOUT_SHARE = 0.1
 SINGLE_SHARE = 0.85
 # variants without a fitted table whose default schedule is still one beam, under the
@@ -238,7 +238,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     found.append((r, 0))
 
     if single:
-        # ----- one wide beam under the table, sized from a scout's measured cost --------
+        # ----- one wide beam under one weighting, sized from a scout's measured cost ----
         for stage, share in (("scout", SCOUT_SHARE), ("beam", SINGLE_SHARE)):
             if stopped():
                 break
