@@ -27,7 +27,7 @@ from solver.fast import layout as L
 
 from . import progress, records
 from .beam import beam_search, timed_beam_search
-from .beam.schedule import SINGLE_BEAM
+from .beam.schedule import single_weighting
 from .beam.stages import polish_rounds, search_shape
 from .evaluation.weights import (
     default_portfolio,
@@ -98,7 +98,7 @@ class SoloJob:
                                                 "beam's only weighting"}
         # the timed schedule's single beam runs the leader alone (schedule.SINGLE_BEAM)
         alone = (self.algorithm == "beam" and self.width is None
-                 and self.variant in SINGLE_BEAM)
+                 and single_weighting(self.variant) is not None)
         tuned = tuned_default(self.variant)
         if tuned is not None:
             return tuned.describe() | {"role": "package default, " + (

@@ -103,7 +103,7 @@ def test_a_fit_shrunk_all_the_way_is_the_leaders_own_table_and_clamping_bounds_i
     assert (np.delete(low, E.W_FADE, axis=1) == 0).all()  # (a fit's fade column is 0)
 
 
-def test_a_record_names_the_table_its_beam_ran_under():
+def test_a_record_names_the_table_its_beam_ran_under(monkeypatch):
     """Regression: France's `--beam 2000` record at 625c737 said "hand-set portfolio" while its
     beam ran under the fitted table."""
     from solver.search.solo import SoloJob
@@ -118,6 +118,9 @@ def test_a_record_names_the_table_its_beam_ran_under():
         assert "only weighting" in used["role"]
     mcts = SoloJob("france", simulations=4).weights_used()
     assert "by_round_sha256" not in mcts and len(mcts["values"]) == N_WEIGHTS
-    timed = SoloJob("ireland", time_limit=60.0).weights_used()
-    assert "only weighting" in timed["role"]
+    assert "leads the portfolio" in SoloJob("ireland", time_limit=60.0).weights_used()["role"]
     assert "leads the portfolio" in SoloJob("ireland", width=2000).weights_used()["role"]
+    from solver.search.beam import schedule
+
+    monkeypatch.setattr(schedule, "SINGLE_BEAM", ("ireland",))  # empty now
+    assert "only weighting" in SoloJob("ireland", time_limit=60.0).weights_used()["role"]

@@ -79,20 +79,30 @@ def test_each_polish_chain_runs_under_the_weighting_whose_beam_found_its_line():
     assert set(polish) == {games[0]["weighting"], games[1]["weighting"]}
 
 
-@pytest.mark.parametrize("grouped", [False, True])
-def test_the_timed_search_fits_its_budget_and_runs_every_stage(grouped):
+@pytest.mark.parametrize("variant, first", [("france", "beam"), ("ireland", "group")])
+def test_the_timed_search_fits_its_budget_and_runs_every_stage(variant, first):
     t = time.perf_counter()
-    r = timed_beam_search("ireland", 15.0, seed=1,
-                          portfolio=default_portfolio("ireland") if grouped else None)
+    r = timed_beam_search(variant, 15.0, seed=1)
     assert time.perf_counter() - t < 15.0 + 1.0
     stages = [s["stage"] for s in r.trace]
-    assert stages[0] == "probe" and ("group" if grouped else "beam") in stages
-    assert "polish" in stages
+    assert stages[0] == "probe" and first in stages and "polish" in stages
     assert r.score[0] == max(s["score"] for s in r.trace)
-    rec = records.make_record(command="test", variant="ireland", algorithm="beam", params={},
+    rec = records.make_record(command="test", variant=variant, algorithm="beam", params={},
                               seed=1, nodes=r.nodes, seconds=r.seconds, score=r.score,
                               line=r.line)
     assert records.verify_record(rec)[0]
+
+
+def test_a_variant_in_single_beam_runs_its_leader_alone(monkeypatch):
+    """schedule.SINGLE_BEAM (empty now): a variant without a fitted table listed there runs
+    one beam under its portfolio's leader instead of the groups."""
+    from solver.search.beam import schedule
+
+    monkeypatch.setattr(schedule, "SINGLE_BEAM", ("ireland",))
+    r = timed_beam_search("ireland", None, seed=4, nodes=4_000_000)
+    assert [s["stage"] for s in r.trace][:3] == ["probe", "scout", "beam"]
+    assert all(s["weighting"] == 0 for s in r.trace)
+    assert schedule.single_weighting("ireland").tolist() == default_portfolio("ireland")[0].tolist()
 
 
 def test_a_node_budget_gives_the_same_line_and_stages_and_stays_within_it():

@@ -8,18 +8,17 @@ one width:
 0. **Probe.** A beam of ``PROBE_WIDTH`` under the first weighting plays a whole game.
    It loads (or compiles) the kernels, gives a first complete line, and times a layer round
    by round.
-1. **One wide beam** (the default in both variants). One weighting: the variant's adopted
-   fitted table by round (``weights.fitted_default``: France), else the portfolio's leader
-   (``SINGLE_BEAM``: Ireland). A **scout** beam of ``SCOUT_SHARE`` of the budget left
+1. **One wide beam** (France's default). One weighting: the variant's adopted fitted table
+   by round (``weights.fitted_default``: France), else the portfolio's leader where
+   ``SINGLE_BEAM`` says so (no variant now). A **scout** beam of ``SCOUT_SHARE`` of the budget left
    measures the cost of a unit of width (the probe's overestimates a wide beam's about
    twice), then the **beam** takes ``SINGLE_SHARE`` of what the scout left. Under France's
    table a wider beam keeps buying points (seeds 3-6: 521.00 at width 2000, 532.25 at 4000,
    546.00 at 8000), where the groups under the vectors did not. Under the strength suite's
    100M children the single beam scored France's seeds 3-6 515/525/520/518 = 519.50 against
-   the groups' 490.00, Ireland's 520/520/520/516 = 519.00 against 504.00
-   (docs/experiments.md, 2026-12-06).
-1'. **Strategy groups** (a ``portfolio``, e.g. ``--weights FILE`` leading the hand-set
-   weightings). ``GROUPS`` beams share ``GROUP_SHARE`` of the time left after the
+   the groups' 490.00 (docs/experiments.md, 2026-12-06).
+1'. **Strategy groups** (Ireland's default, and any ``portfolio``, e.g. ``--weights FILE``
+   leading the hand-set weightings). ``GROUPS`` beams share ``GROUP_SHARE`` of the time left after the
    probe. Group 0 runs the portfolio's leader; the others run the best-measured hand-set
    weightings for seed 0 and a seeded draw from the best ``GROUP_POOL`` for other seeds
    (``weights.group_weightings``), so two seeds search different plans. Before each
@@ -92,9 +91,11 @@ MIN_GROUP_WIDTH = 20  # fewer groups rather than narrower ones
 SCOUT_SHARE = 0.1
 SINGLE_SHARE = 0.85
 # variants without a fitted table whose default schedule is still one beam, under the
-# portfolio's leader: under the strength suite's 100M children Ireland's seeds 3-6 scored
-# 520/520/520/516 against the groups' 489/524/489/514 (docs/experiments.md, 2026-12-06)
-SINGLE_BEAM = ("ireland",)
+# portfolio's leader. None for now: under the strength suite's 100M children Ireland's
+# single beam beat its groups (seeds 3-6 519.00 against 504.00, 7-10 505.50 against
+# 469.25), but at 600 s its wide beam overran its share on every reporting seed, starving the
+# polish, and scored below its own scout (docs/experiments.md, 2026-12-06, fifteenth session)
+SINGLE_BEAM: tuple[str, ...] = ()
 SAFETY = 0.92  # plan each stage to this share of the time it may take
 FILL_ROUNDS = (28, 25, 22, 30, 26, 24, 20)  # restarts of the best line with time left over
 FILL_GAIN = 1.5  # a restart already run is run again only this much wider
@@ -306,8 +307,8 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
 
 def single_weighting(variant: str) -> np.ndarray | None:
     """The weighting of the default schedule's single wide beam: the variant's adopted
-    fitted table (France), else its portfolio's leader where ``SINGLE_BEAM`` says so
-    (Ireland), else None (the strategy groups)."""
+    fitted table (France), else its portfolio's leader where ``SINGLE_BEAM`` says so,
+    else None (the strategy groups)."""
     table = fitted_default(variant)
     if table is not None:
         return table.values
