@@ -46,7 +46,7 @@ def test_polish_restarts_in_the_schedule_never_end_below_their_chain():
 
 
 def test_the_default_schedule_is_one_beam_as_wide_as_its_scout_measures():
-    """France (under its fitted table; Ireland: under its leader, schedule.SINGLE_BEAM): the
+    """France (under its fitted table; a variant in schedule.SINGLE_BEAM: its leader): the
     probe, a scout, then one beam sized from the scout's measured cost to about
     SINGLE_SHARE of what the scout left, then the polish; every stage under that one
     weighting (0)."""
