@@ -157,13 +157,19 @@ def _tuned_file(name: str) -> tuple[dict, str] | None:
 def tuned_default(variant: str) -> Weights | None:
     """The committed tuned weights of ``variant`` if they beat the hand-set portfolio on
     their held-out seeds, else None."""
-    found = _tuned_file(f"{variant}.json")
+    return _adopted(f"{variant}.json", parse, variant, "tuning", "beats_hand_set")
+
+
+def _adopted(name: str, parser, variant: str, record: str, flag: str) -> Weights | None:
+    """Package data ``tuned/<name>`` read by ``parser`` if its ``record`` (``tuning`` or
+    ``fitting``) says ``holdout.<flag>`` is true, else None (also without the file)."""
+    found = _tuned_file(name)
     if found is None:
         return None
     data, where = found
-    w = parse(data, where, variant)
-    holdout = (data.get("tuning") or {}).get("holdout") or {}
-    return w if holdout.get("beats_hand_set") is True else None
+    w = parser(data, where, variant)
+    holdout = (data.get(record) or {}).get("holdout") or {}
+    return w if holdout.get(flag) is True else None
 
 
 #: Held-out means of the hand-set weightings (``evaluation.PORTFOLIO`` by index), beam 50 on
@@ -275,10 +281,5 @@ def fitted_default(variant: str) -> Weights | None:
     """The committed fitted table of ``variant`` (``tuned/<variant>-by-round.json``) if its
     fitting record says that one beam under it beat the default fixed-width search on
     held-out seeds (``fitting.holdout.beats_beam_search``); the beam searches then run it."""
-    found = _tuned_file(f"{variant}-by-round.json")
-    if found is None:
-        return None
-    data, where = found
-    w = parse_table(data, where, variant)
-    holdout = (data.get("fitting") or {}).get("holdout") or {}
-    return w if holdout.get("beats_beam_search") is True else None
+    return _adopted(f"{variant}-by-round.json", parse_table, variant, "fitting",
+                    "beats_beam_search")
