@@ -6,6 +6,7 @@ import numpy as np
 
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
+from solver.search import records
 
 
 def playout_states(variant, games=6, every=7):
@@ -24,3 +25,15 @@ def playout_states(variant, games=6, every=7):
                 out.append(W.copy())
         out.append(W.copy())
     return e, out
+
+
+def assert_replays(variant: str, result, algorithm: str = "beam", seed: int = 0) -> None:
+    """``result``'s line, written as a record, replays on the reference engine to the
+    score the search claimed for it."""
+    rec = records.make_record(command="test", variant=variant, algorithm=algorithm,
+                              params={}, seed=seed, nodes=result.nodes,
+                              seconds=result.seconds, score=tuple(result.score),
+                              line=result.line)
+    ok, message, score = records.verify_record(rec)
+    assert ok, message
+    assert score["total"] == result.score[0]

@@ -13,7 +13,6 @@ import pytest
 from solver.fast import ids as I
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
-from solver.search import records
 from solver.search.beam import beam_search, stages, state_at_round
 from solver.search.beam.expansion import KEEP_PER_PARENT
 from solver.search.beam.lines import Lines
@@ -22,6 +21,7 @@ from solver.search.beam.stages import MAX_GROUPS
 from solver.search.common import state_hash
 from solver.search.evaluation.features import PORTFOLIO, evaluate
 from solver.search.evaluation.weights import default_portfolio, group_weightings
+from tests.search.helpers import assert_replays
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 
@@ -43,21 +43,13 @@ def test_beam_is_deterministic():
 
 def test_beam_line_replays_on_the_reference_engine():
     r = beam_search("ireland", width=3)
-    rec = records.make_record(command="test", variant="ireland", algorithm="beam",
-                              params={"width": 3}, seed=0, nodes=r.nodes, seconds=r.seconds,
-                              score=r.score, line=r.line)
-    ok, message, score = records.verify_record(rec)
-    assert ok, message
-    assert score["total"] == r.score[0]
+    assert_replays("ireland", r)
 
 
 def test_beam_with_a_time_limit_still_returns_a_complete_line():
     r = beam_search("ireland", width=50, time_limit=0.01)
     assert not r.complete
-    rec = records.make_record(command="test", variant="ireland", algorithm="beam",
-                              params={}, seed=0, nodes=r.nodes, seconds=r.seconds,
-                              score=r.score, line=r.line)
-    assert records.verify_record(rec)[0]
+    assert_replays("ireland", r)
 
 
 def test_endgame_polish_keeps_the_best_line_and_restarts_on_its_prefix(monkeypatch):
@@ -83,11 +75,7 @@ def test_endgame_polish_keeps_the_best_line_and_restarts_on_its_prefix(monkeypat
     assert {t["from_round"] for t in polish} <= set(stages.polish_rounds("france"))
     assert polish[0]["from_round"] == 16  # France's chains restart from round 16 first
     assert r.score[0] >= max(groups) and r.score[0] == max(groups + [t["score"] for t in polish])
-    rec = records.make_record(command="test", variant="france", algorithm="beam",
-                              params={"width": 4}, seed=0, nodes=r.nodes, seconds=r.seconds,
-                              score=r.score, line=r.line)
-    ok, message, score = records.verify_record(rec)
-    assert ok, message
+    assert_replays("france", r, seed=1)
 
 
 def test_state_at_round_stops_at_a_layer_boundary_of_that_round():
@@ -161,11 +149,7 @@ def test_frances_fixed_width_beam_is_one_table_beam_then_its_polish(monkeypatch)
     assert stages.search_shape("france", 3) == (1, 0)
     narrow = beam_search("france", width=3, seed=1)
     assert [t["stage"] for t in narrow.trace] == ["group"]
-    rec = records.make_record(command="test", variant="france", algorithm="beam",
-                              params={"width": 4}, seed=1, nodes=r.nodes, seconds=r.seconds,
-                              score=r.score, line=r.line)
-    ok, message, _ = records.verify_record(rec)
-    assert ok, message
+    assert_replays("france", r, seed=1)
 
 
 def test_a_node_limit_twice_a_beams_cost_does_not_stop_it_while_it_fills():

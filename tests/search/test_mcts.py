@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from solver.fast.engine import FastEngine
-from solver.search import records
 from solver.search.beam import state_at_round
 from solver.search.mcts import GAME_TURNS, MCTS, FastTurnGame, TurnGame, mcts_search, playout_width
 from solver.search.playouts import beam_playouts
+from tests.search.helpers import assert_replays
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 
@@ -93,20 +93,13 @@ def test_turn_mcts_on_the_engine_is_deterministic_and_replays():
     b = mcts_search("ireland", budget=3, seed=2, start=start)
     assert a.line == b.line and a.score == b.score and a.complete
     assert a.line[: len(start[1])] == start[1]
-    rec = records.make_record(command="test", variant="ireland", algorithm="mcts",
-                              params={"simulations_per_decision": 3}, seed=2, nodes=a.nodes,
-                              seconds=a.seconds, score=a.score, line=a.line)
-    ok, message, _ = records.verify_record(rec)
-    assert ok, message
+    assert_replays("ireland", a, "mcts", seed=2)
 
 
 def test_mcts_with_a_time_limit_follows_its_best_line_to_the_end():
     r = mcts_search("france", budget=50, seed=1, time_limit=1e-6)
     assert not r.complete and r.nodes == 1  # one playout, then its line is played out
-    rec = records.make_record(command="test", variant="france", algorithm="mcts",
-                              params={}, seed=1, nodes=r.nodes, seconds=r.seconds,
-                              score=r.score, line=r.line)
-    assert records.verify_record(rec)[0]
+    assert_replays("france", r, "mcts", seed=1)
 
 
 def test_playout_width_grows_as_the_game_shortens():

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.search import nrpa, records
+from solver.search import nrpa
 from solver.search.nrpa import NRPA, MoveGame, Moves, Sequence, nrpa_search
+from tests.search.helpers import assert_replays
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 
@@ -158,11 +159,7 @@ def test_nrpa_on_the_engine_from_a_late_round_of_a_line():
     b = nrpa_search("france", **args)
     assert (a.line, a.score, a.nodes) == (b.line, b.score, b.nodes)
     assert a.score[0] >= 512 and a.line[:100] == line[:100]  # the seed line is kept
-    rec = records.make_record(command="test", variant="france", algorithm="nrpa",
-                              params={"level": 1}, seed=1, nodes=a.nodes, seconds=a.seconds,
-                              score=a.score, line=a.line)
-    ok, message, _ = records.verify_record(rec)
-    assert ok, message
+    assert_replays("france", a, "nrpa", seed=1)
 
 
 def test_nrpa_with_a_time_limit_returns_its_seed_line():

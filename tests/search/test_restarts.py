@@ -4,15 +4,14 @@ keeps that line in every layer."""
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from solver.fast import layout as L
 from solver.fast.engine import FastEngine
-from solver.search import records
 from solver.search.beam import run_beam, state_at_round
 from solver.search.beam.expansion import KEEP_PER_PARENT
 from solver.search.evaluation.weights import default_portfolio
+from tests.search.helpers import assert_replays
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 
@@ -44,9 +43,7 @@ def test_a_restart_never_returns_less_than_the_line_it_restarts_from(variant, rn
     assert plain.score[0] < target  # a narrow restart alone loses the line ...
     kept = run_beam(variant, 3, 1, None, None, KEEP_PER_PARENT, w, start=start, guide=line)
     assert kept.score[0] >= target  # ... the guided one never does
-    assert records.verify_record(records.make_record(
-        command="t", variant=variant, algorithm="beam", params={}, seed=1, nodes=kept.nodes,
-        seconds=kept.seconds, score=kept.score, line=kept.line))[0]
+    assert_replays(variant, kept, seed=1)
 
 
 def _final(e, line):

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from solver.search import records
 from solver.search.beam import timed_beam_search
 from solver.search.evaluation.weights import default_portfolio
+from tests.search.helpers import assert_replays
 
 
 def _until_polish():
@@ -87,10 +87,7 @@ def test_the_timed_search_fits_its_budget_and_runs_every_stage(variant, first):
     stages = [s["stage"] for s in r.trace]
     assert stages[0] == "probe" and first in stages and "polish" in stages
     assert r.score[0] == max(s["score"] for s in r.trace)
-    rec = records.make_record(command="test", variant=variant, algorithm="beam", params={},
-                              seed=1, nodes=r.nodes, seconds=r.seconds, score=r.score,
-                              line=r.line)
-    assert records.verify_record(rec)[0]
+    assert_replays(variant, r, seed=1)
 
 
 def test_a_variant_in_single_beam_runs_its_leader_alone(monkeypatch):
@@ -115,10 +112,7 @@ def test_a_node_budget_gives_the_same_line_and_stages_and_stays_within_it():
     assert a.nodes <= 3_000_000 and a.nodes == sum(s["nodes"] for s in a.trace)
     stages = [s["stage"] for s in a.trace]
     assert stages[0] == "probe" and "beam" in stages and "polish" in stages
-    rec = records.make_record(command="test", variant="france", algorithm="beam", params={},
-                              seed=1, nodes=a.nodes, seconds=a.seconds, score=a.score,
-                              line=a.line)
-    assert records.verify_record(rec)[0]
+    assert_replays("france", a, seed=1)
     more = timed_beam_search("france", None, seed=1, nodes=12_000_000)
     assert 3_000_000 < more.nodes <= 12_000_000
     assert max(s["width"] for s in more.trace) > max(s["width"] for s in a.trace)
