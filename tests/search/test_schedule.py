@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from solver.search.beam import timed_beam_search
+from solver.search.beam import run_beam, schedule, timed_beam_search
+from solver.search.beam.expansion import KEEP_PER_PARENT
 from solver.search.evaluation.weights import default_portfolio
 from tests.search.helpers import assert_replays
 
@@ -116,3 +117,62 @@ def test_a_node_budget_gives_the_same_line_and_stages_and_stays_within_it():
     more = timed_beam_search("france", None, seed=1, nodes=12_000_000)
     assert 3_000_000 < more.nodes <= 12_000_000
     assert max(s["width"] for s in more.trace) > max(s["width"] for s in a.trace)
+
+
+def test_a_paced_beam_narrows_only_when_its_layers_forecast_an_overrun():
+    """The pacer (schedule._Clock.pacer) of a beam planned at width 100 for 34 s, on a flat
+    profile (each round 1/34 of a game): a round that took its planned second keeps the
+    width; one that took twice that narrows the rest to what is left (32 s for a forecast of
+    66 s at width 100: 48)."""
+    for spent, expected in ((1.0, 100), (2.0, 48)):
+        clock = schedule._Clock(1000.0, None)
+        now = [0.0]
+        clock.used = lambda: now[0]
+        width_at = clock.pacer(100, 34.0)
+        assert width_at(1) == 100
+        now[0] = spent
+        assert width_at(2) == expected
+        assert width_at(2) == expected  # more layers of the same round change nothing
+        assert width_at.widths["width"] == expected
+
+
+def test_a_beam_takes_its_width_round_by_round_from_a_function():
+    """run_beam asks a width function before each layer, with the round the layer starts
+    in, and keeps no more states than it says."""
+    asked, sizes = [], []
+
+    def width_at(rnd):
+        asked.append(rnd)
+        return 4 if rnd < 3 else 2
+
+    r = run_beam("ireland", width_at, 0, None, lambda beam, layers, label: sizes.append(
+        len(beam)), KEEP_PER_PARENT, default_portfolio("ireland")[0])
+    assert r.complete and asked[0] == 1 and asked == sorted(asked) and asked[-1] >= 32
+    assert len(sizes) == len(asked)
+    assert all(n <= (4 if rnd < 3 else 2) for rnd, n in zip(asked, sizes))
+    assert max(sizes[asked.index(3):]) == 2
+
+
+def test_only_a_single_beam_variants_timed_beam_is_paced(monkeypatch):
+    """The pacer runs for the wide beam of a SINGLE_BEAM variant in time mode, never for its
+    scout, France's beam (its scout overestimates) or a node budget; a beam it narrowed (here
+    planned at a hundredth of its share) says in the trace how narrow it ended."""
+    paced = []
+    pacer = schedule._Clock.pacer
+
+    def spy(self, width, seconds):
+        paced.append(width)
+        return pacer(self, width, seconds / 100)
+
+    monkeypatch.setattr(schedule._Clock, "pacer", spy)
+    monkeypatch.setattr(schedule, "SINGLE_BEAM", ("ireland",))
+    r = timed_beam_search("ireland", 20.0, seed=3)
+    beam = [s for s in r.trace if s["stage"] == "beam"]
+    assert len(paced) == 1 and len(beam) == 1 and beam[0]["width"] == paced[0] > 8
+    assert 8 <= beam[0]["narrowed_to"] < beam[0]["width"]
+    assert all("narrowed_to" not in s for s in r.trace if s["stage"] != "beam")
+    assert_replays("ireland", r, seed=3)
+    paced.clear()
+    timed_beam_search("france", 6.0, seed=3)
+    timed_beam_search("ireland", None, seed=3, nodes=2_000_000)
+    assert paced == []

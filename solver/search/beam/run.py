@@ -17,6 +17,7 @@ seed perturbs evaluation ties only).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -149,7 +150,8 @@ def tie_breaking(seed: int) -> tuple[float, np.uint64]:
     return (0.0 if seed == 0 else 0.05), np.uint64((seed * 0x9E3779B97F4A7C15) % (1 << 64))
 
 
-def run_beam(variant: str, width: int, seed: int, time_limit: float | None, progress,
+def run_beam(variant: str, width: int | Callable[[int], int], seed: int,
+             time_limit: float | None, progress,
              keep: int, weights, start: tuple[np.ndarray, list[int]] | None = None,
              label: str = "", stop=None, node_limit: int | None = None, meter=None,
              guide: list[int] | None = None) -> SearchResult:
@@ -163,7 +165,10 @@ def run_beam(variant: str, width: int, seed: int, time_limit: float | None, prog
 
     ``guide``: a complete line through ``start`` (a restart's own line). Its state is kept
     in every layer beside the ``width`` chosen ones, so the beam searches around it and never
-    returns less than it, stopped early or not."""
+    returns less than it, stopped early or not.
+
+    ``width`` may be a function of the round the next layer starts in, called before each
+    layer (a timed schedule's pacer: ``schedule._Clock.pacer``)."""
     e = FastEngine(variant)
     g = None if guide is None else _Guide(e, guide, start)
     cap = PLAN_CAP.get(variant)
@@ -201,7 +206,8 @@ def run_beam(variant: str, width: int, seed: int, time_limit: float | None, prog
             complete = False
             break
         t_layer = time.perf_counter()
-        beam, parent, flat, offsets, n = layer(e.T, beam[live], w, keep, width, noise, salt,
+        wide = width(int(beam[live[0], L.ROUND])) if callable(width) else width
+        beam, parent, flat, offsets, n = layer(e.T, beam[live], w, keep, wide, noise, salt,
                                                scratch, plan_cap=cap)
         nodes += n
         # the next layer's children, guessed per parent: its parents times this layer's

@@ -10,16 +10,20 @@ one width:
    by round.
 1. **One wide beam** (France's default). One weighting: the variant's adopted fitted table
    by round (``weights.fitted_default``: France), else the portfolio's leader where
-   ``SINGLE_BEAM`` says so (no variant now). A **scout** beam of ``SCOUT_SHARE`` of the budget left
-   measures the cost of a unit of width (the probe's overestimates a wide beam's about
-   twice), then the **beam** takes ``SINGLE_SHARE`` of what the scout left. Under France's
-   table a wider beam keeps buying points (seeds 3-6: 521.00 at width 2000, 532.25 at 4000,
-   546.00 at 8000), where the groups under the vectors did not. Under the strength suite's
-   100M children the single beam scored France's seeds 3-6 515/525/520/518 = 519.50 against
-   the groups' 490.00 (docs/experiments.md, 2026-12-06).
+   ``SINGLE_BEAM`` says so (no variant now). A **scout** beam of ``SCOUT_SHARE`` of the
+   budget left measures the cost of a unit of width (the probe's overestimates a wide
+   beam's about twice), then the **beam** takes ``SINGLE_SHARE`` of what the scout left. A
+   ``SINGLE_BEAM`` variant's beam is paced in time mode (``_Clock.pacer``): where its layers
+   forecast more than its share, the rest of it narrows to fit, so the polish keeps its
+   time. France's is not: its scout overestimates a wide beam's cost, and at 600 s its
+   polish added nothing to the beam's line (seeds 0-2 at f4e1a64). Under France's table
+   a wider beam keeps buying points (seeds 3-6: 521.00 at width 2000, 532.25 at 4000, 546.00
+   at 8000), where the groups under the vectors did not. Under the strength suite's 100M
+   children the single beam scored France's seeds 3-6 515/525/520/518 = 519.50 against the
+   groups' 490.00 (docs/experiments.md, 2026-12-06).
 1'. **Strategy groups** (Ireland's default, and any ``portfolio``, e.g. ``--weights FILE``
-   leading the hand-set weightings). ``GROUPS`` beams share ``GROUP_SHARE`` of the time left after the
-   probe. Group 0 runs the portfolio's leader; the others run the best-measured hand-set
+   leading the hand-set weightings). ``GROUPS`` beams share ``GROUP_SHARE`` of the time left
+   after the probe. Group 0 runs the portfolio's leader; the others run the best-measured hand-set
    weightings for seed 0 and a seeded draw from the best ``GROUP_POOL`` for other seeds
    (``weights.group_weightings``), so two seeds search different plans. Before each
    group its width is set so that the groups still to run fit in what is left of that share.
@@ -27,17 +31,18 @@ one width:
    distinct lines, as in ``beam_search``, at one width chosen before each restart so that
    the restarts still planned fill the rest of the time (a restart from a state already
    tried is dropped and its time goes to the others). The second line's restarts run first,
-   so that time left over by a high estimate goes to the best line's. Time still left after them (the
-   estimate was high) goes to more restarts of the best line, from ``FILL_ROUNDS`` in turn,
-   each sized to the time left.
+   so that time left over by a high estimate goes to the best line's. Time still left
+   after them (the estimate was high) goes to more restarts of the best line, from
+   ``FILL_ROUNDS`` in turn, each sized to the time left.
 
 The cost model is measured, not assumed: a beam of width w from round r costs
 ``k * w * tail(r)``, where ``tail(r)`` is the share of a whole game's layer time spent from
 round r on (from the latest whole-game beam) and ``k`` the seconds per unit of width: for
 groups, of the whole-game beams so far (weighted by their width); for polish restarts, of
-the restarts so far (``POLISH_PRIOR`` times the groups' until one has run). Every stage also stops at the
-deadline, so a wrong estimate costs quality, never time. The search is anytime: the best
-complete line found so far is kept, and a stopped stage finishes its best state greedily.
+the restarts so far (``POLISH_PRIOR`` times the groups' until one has run). Every stage
+also stops at the deadline, so a wrong estimate costs quality, never time. The search is
+anytime: the best complete line found so far is kept, and a stopped stage finishes its
+best state greedily.
 
 The widths depend on the machine's speed, so two runs of one seed may differ; ``--beam W``
 gives fixed widths and the same line every time. ``nodes`` (``--nodes N``) budgets the same
@@ -115,6 +120,7 @@ class _Clock:
         self.nodes = nodes  # a node budget: every figure below counts children, not seconds
         self.limit = float(nodes if nodes is not None else seconds)
         self.generated = 0  # children generated so far
+        self.narrowed: int | None = None  # the last beam's final width, if its pacer narrowed it
         self.progress = progress
         # per kind of beam ("game": from round 1, "polish": a restart): the sum of
         # width * tail(from_round) over the beams run, and the budget they used
@@ -146,23 +152,62 @@ class _Clock:
         return rate * sum(self.tail(r) for r in rounds)
 
     def run(self, variant, width, seed, weights, label, stop, start=None,
-            polish: bool = False, guide: list[int] | None = None) -> SearchResult:
+            polish: bool = False, guide: list[int] | None = None,
+            pace: float | None = None) -> SearchResult:
         """One beam within the budget (a whole game from ``start``, or a ``polish``
-        restart keeping its ``guide`` line); its cost updates the cost model."""
+        restart keeping its ``guide`` line); its cost updates the cost model. ``pace``: the
+        seconds the beam is planned to take; a timed beam then narrows as it goes if its
+        layers forecast more (``pacer``)."""
         self._stamp = self.used()
         self._rounds = [0.0] * (LAST_ROUND + 2)
         timed = self.nodes is None
-        r = run_beam(variant, width, seed, self.left() if timed else None, self._layer,
+        paced = self.pacer(width, pace) if timed and pace is not None else width
+        r = run_beam(variant, paced, seed, self.left() if timed else None, self._layer,
                      KEEP_PER_PARENT, weights, start=start, label=label, stop=stop,
                      node_limit=None if timed else int(self.left()), meter=self._meter,
                      guide=guide)
         from_round = 1 if start is None else int(start[0][L.ROUND])
         kind = "polish" if polish else "game"
-        if r.complete and kind == "game" and sum(self._rounds) > 0:
+        now = getattr(paced, "widths", None)
+        self.narrowed = None if now is None or now["width"] == width else now["width"]
+        if self.narrowed is None:
+            work = width * self.tail(from_round)
+        else:  # narrowed: the work of its layers as run; its profile is not a full beam's
+            work = now["work"] + now["width"] * self.tail(now["round"])
+        if r.complete and kind == "game" and sum(self._rounds) > 0 and self.narrowed is None:
             self.profile = self._rounds
-        self.work[kind] += width * self.tail(from_round)
+        self.work[kind] += work
         self.spent[kind] += r.seconds if timed else r.nodes
         return r
+
+    def pacer(self, width: int, seconds: float):
+        """The width of each layer of a whole-game beam planned at ``width`` to take
+        ``seconds``: at each new round, the time so far per unit of width and of the
+        profile's share of a game forecasts the rest; if that passes what is left of
+        ``seconds``, the rest of the beam narrows to fit (it never widens). A scout's cost
+        per unit of width can underestimate a wide beam's: Ireland's single beams at
+        f4e1a64 overran their share (at 60 s one took 48 of the 49 s left) and starved the
+        polish (docs/experiments.md, 2026-12-06)."""
+        t0 = self.used()
+        now = {"width": width, "round": None, "work": 0.0}
+
+        def width_at(rnd: int) -> int:
+            last = now["round"]
+            if last is not None and rnd > last:
+                now["work"] += now["width"] * (self.tail(last) - self.tail(rnd))
+                spent = self.used() - t0
+                if now["work"] > 0 and spent > 0:
+                    rest = spent / now["work"] * now["width"] * self.tail(rnd)
+                    room = seconds - spent
+                    if rest > room:
+                        now["width"] = max(min(PROBE_WIDTH, now["width"]),
+                                           int(now["width"] * max(0.0, room) / rest))
+            if last is None or rnd > last:
+                now["round"] = rnd
+            return now["width"]
+
+        width_at.widths = now  # the width it has come to (for the trace)
+        return width_at
 
     def _meter(self, n: int) -> None:
         self.generated += n
@@ -231,7 +276,8 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
         complete = complete and r.complete
         trace.append({"stage": stage, "weighting": weighting, "width": width,
                       "from_round": from_round, "score": r.score[0],
-                      "seconds": round(r.seconds, 1), "nodes": r.nodes})
+                      "seconds": round(r.seconds, 1), "nodes": r.nodes}
+                     | ({} if clock.narrowed is None else {"narrowed_to": clock.narrowed}))
 
     warm_up(variant, seed)
     r = clock.run(variant, PROBE_WIDTH, seed, pf[0], "probe", stop, start=start)
@@ -243,8 +289,11 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
         for stage, share in (("scout", SCOUT_SHARE), ("beam", SINGLE_SHARE)):
             if stopped():
                 break
-            width = max(1, int(SAFETY * share * clock.left() / clock.cost([first_round])))
-            r = clock.run(variant, width, seed, pf[0], stage, stop, start=start)
+            planned = SAFETY * share * clock.left()
+            width = max(1, int(planned / clock.cost([first_round])))
+            paced = stage == "beam" and variant in SINGLE_BEAM  # not France: see pacer
+            r = clock.run(variant, width, seed, pf[0], stage, stop, start=start,
+                          pace=planned if paced else None)
             record(stage, r, width, 0, first_round)
             found.append((r, 0))
     else:
