@@ -28,7 +28,7 @@ from solver.fast import layout as L
 from . import progress, records
 from .beam import beam_search, timed_beam_search
 from .beam.schedule import single_weighting
-from .beam.stages import polish_rounds, search_shape
+from .beam.stages import PERTURBED_PASSES, polish_plan, search_shape
 from .evaluation.weights import (
     default_portfolio,
     fitted_default,
@@ -94,8 +94,12 @@ class SoloJob:
             return self.weights.describe() | {"role": "leads the portfolio"}
         table = fitted_default(self.variant) if self.algorithm == "beam" else None
         if table is not None:
-            return table.describe() | {"role": "package default fitted table by round, the "
-                                                "beam's only weighting"}
+            role = "package default fitted table by round, the beam's only weighting"
+            if self.width is not None and PERTURBED_PASSES[self.variant]:
+                role = ("package default fitted table by round, the beam's weighting; the "
+                        "polish's later passes run seeded perturbations of it (the stages' "
+                        "'perturbation')")
+            return table.describe() | {"role": role}
         # the timed schedule's single beam runs the leader alone (schedule.SINGLE_BEAM)
         alone = (self.algorithm == "beam" and self.width is None
                  and single_weighting(self.variant) is not None)
@@ -342,7 +346,7 @@ class _ProgressBar:
                                      len(pf) if pf else None)
         self.groups = groups
         return ([ROUNDS] * groups
-                + [ROUNDS + 1 - r for r in polish_rounds(self.job.variant)] * lines)
+                + [ROUNDS + 1 - r for _, r in polish_plan(self.job.variant)] * lines)
 
     def update(self, state, k, stage: str = "", nodes: int | None = None) -> None:
         """After a layer (``nodes``: the children generated so far, under a node budget)."""

@@ -131,6 +131,10 @@ def test_a_search_jobs_work_counts_the_polish_that_starts_at_two_groups():
     assert 5 < work(200) / work(100) < 6
     assert stages.beam_work("ireland", 200, 22, from_round=24) == 200 * 9 + 2 * 200 * (
         5 + 9 + 8 + 5)
+    # France's default: one beam, its line's restarts from 16, 28, 22, 25 and 28, then two
+    # perturbed passes from 16, 22, 25 and 28
+    assert stages.beam_work("france", 200) == 200 * 32 + 200 * (
+        (17 + 5 + 11 + 8 + 5) + 2 * (17 + 11 + 8 + 5))
 
 
 def test_the_hopeless_candidate_drops_in_the_first_round():

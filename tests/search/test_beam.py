@@ -135,6 +135,7 @@ def test_a_fixed_width_beam_runs_six_groups_chosen_as_the_timed_search_does():
 def test_frances_fixed_width_beam_is_one_table_beam_then_its_polish(monkeypatch):
     """France's default fixed-width search (a fitted table): one beam of the whole width under
     the table, then its line's polish restarts at the whole width from France's rounds,
+    then the perturbed passes from PERTURBED_ROUNDS, each pass under its own perturbation,
     never below the beam's line; narrower than POLISHED_WIDTH, the beam alone."""
     monkeypatch.setattr(stages, "POLISHED_WIDTH", 4)
     r = beam_search("france", width=4, seed=1)
@@ -144,6 +145,10 @@ def test_frances_fixed_width_beam_is_one_table_beam_then_its_polish(monkeypatch)
     assert polish and all(t["width"] == 4 and t["weighting"] == 0 for t in polish)
     assert polish[0]["from_round"] == 16  # France's chain restarts from round 16 first
     assert {t["from_round"] for t in polish} <= set(stages.polish_rounds("france"))
+    passes = [t.get("perturbation", 0) for t in polish]
+    assert passes == sorted(passes) and set(passes) == {0, 1, 2}  # unless every one skipped
+    assert all(t["from_round"] in stages.PERTURBED_ROUNDS for t in polish
+               if t.get("perturbation"))
     assert r.score[0] >= beam[0]["score"] and r.score[0] == max(t["score"] for t in r.trace)
     assert stages.search_shape("france", 4) == (1, 1)
     assert stages.search_shape("france", 3) == (1, 0)

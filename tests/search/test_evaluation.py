@@ -17,6 +17,7 @@ from solver.search.evaluation.weights import (
     HAND_SET_MEANS,
     default_portfolio,
     group_weightings,
+    perturbed,
     portfolio_with,
 )
 from tests.search.helpers import playout_states
@@ -191,3 +192,21 @@ def test_a_given_leader_stays_first_and_groups_wrap_around():
     assert many[:len(pf)] == [0] + sorted(
         range(1, len(pf)), key=lambda i: -HAND_SET_MEANS["france"][i - 1])
     assert many[len(pf):] == many[:2]
+
+
+def test_a_perturbation_scales_each_weight_alike_in_every_round_and_keeps_the_fading():
+    """weights.perturbed: the same seed gives the same weighting, another seed another; a
+    table's rows are all scaled by one factor per weight; a vector keeps its fading
+    exponent; sigma 0 changes nothing."""
+    v = PORTFOLIO[0]
+    a, b, c = perturbed(v, 0.1, [3, 2]), perturbed(v, 0.1, [3, 2]), perturbed(v, 0.1, [4, 2])
+    assert np.array_equal(a, b) and not np.array_equal(a, c)
+    assert a[E.W_FADE] == v[E.W_FADE] and np.array_equal(perturbed(v, 0.0, 7), v)
+    factor = a / np.where(v == 0, 1, v)
+    assert np.all((factor[v != 0] > 0.5) & (factor[v != 0] < 2.0))
+    t = E.as_table(v)
+    pt = perturbed(t, 0.1, [3, 2]).reshape(E.TABLE_ROWS, E.N_WEIGHTS)
+    rows = t.reshape(E.TABLE_ROWS, E.N_WEIGHTS)
+    ratio = pt[rows != 0] / rows[rows != 0]
+    expect = np.broadcast_to(factor, rows.shape)[rows != 0]  # (a table's fading column is 0)
+    assert np.allclose(ratio, expect)

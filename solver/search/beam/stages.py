@@ -2,9 +2,9 @@
 
 The stages (the measurements behind them are in ``beam_search``'s docstring): narrow groups
 under different evaluation weightings (the plans), then an endgame polish in which a wide beam
-restarts from late rounds of the best lines (in France from round 16 first), keeping the line
-it polishes (run.py's guide). ``schedule.py`` runs the same stages fitted to a time budget,
-with the endgame rounds only.
+restarts from late rounds of the best lines (in France from round 16 first, then again under
+perturbed weightings), keeping the line it polishes (run.py's guide). ``schedule.py`` runs
+the same stages fitted to a time budget, with the endgame rounds only.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
 from ..common import SearchResult
-from ..evaluation.weights import default_portfolio, fitted_default, group_weightings
+from ..evaluation.weights import default_portfolio, fitted_default, group_weightings, perturbed
 from .expansion import KEEP_PER_PARENT
 from .run import run_beam, state_at_round, wide_start
 
@@ -32,11 +32,33 @@ POLISH_SHARE = 1.0  # ... with a beam this share of the whole width
 # lines gain from a whole-width restart at round 16, Ireland's lost (docs/experiments.md,
 # 2026-12-06, eleventh session)
 DEEP_ROUNDS = {"ireland": (), "france": (16,)}
+# then a large-neighbourhood search: this many more passes over PERTURBED_ROUNDS, each under
+# the chain's weighting perturbed (weights.perturbed, PERTURB_SIGMA, seeded by the seed and
+# the pass). A restart under the same weighting from a state already tried finds the same
+# line; a perturbed one searches another neighbourhood of it, guided, so it never loses
+# (docs/experiments.md, 2026-12-06, sixteenth session). Measured in France only.
+PERTURBED_PASSES = {"ireland": 0, "france": 2}
+PERTURBED_ROUNDS = (16, 22, 25, 28)
+PERTURB_SIGMA = 0.1
 
 
 def polish_rounds(variant: str) -> tuple[int, ...]:
-    """The rounds each chain of ``beam_search``'s polish restarts from, in order."""
+    """The rounds each chain of ``beam_search``'s polish restarts from, in order, before its
+    perturbed passes."""
     return DEEP_ROUNDS[variant] + POLISH_ROUNDS
+
+
+def polish_plan(variant: str) -> list[tuple[int, int]]:
+    """Each restart of a chain of ``beam_search``'s polish in order, as (pass, round): pass
+    0 under the chain's own weighting, pass p > 0 under its perturbation p."""
+    return ([(0, r) for r in polish_rounds(variant)]
+            + [(p, r) for p in range(1, PERTURBED_PASSES[variant] + 1)
+               for r in PERTURBED_ROUNDS])
+
+
+def polish_weighting(w: np.ndarray, seed: int, p: int) -> np.ndarray:
+    """The weighting of a polish restart in pass ``p`` of a chain under ``w``."""
+    return w if p == 0 else perturbed(w, PERTURB_SIGMA, [seed, p + 1])
 
 
 def group_count(width: int, weightings: int) -> int:
@@ -76,7 +98,7 @@ def beam_work(variant: str, width: int, weightings: int | None = None,
 
     _, lines = search_shape(variant, width, weightings)
     return (width * rounds(from_round)
-            + lines * polish_width(width) * sum(rounds(r) for r in polish_rounds(variant)))
+            + lines * polish_width(width) * sum(rounds(r) for _, r in polish_plan(variant)))
 
 
 def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
@@ -106,6 +128,9 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
        beam: at width 2000 that scored more than half as wide (France seeds 3-6 519.25
        against 509.25, Ireland 538 against 527), and more than spending the same children
        on a wider beam with the half-width polish (docs/experiments.md, 2026-12-06).
+       Then ``PERTURBED_PASSES`` more passes over ``PERTURBED_ROUNDS`` (France), each under
+       a seeded perturbation of the chain's weighting (``polish_weighting``), so that
+       restarts from states already tried search new neighbourhoods of the line.
 
     ``weights`` gives one weighting to a single plain beam of the whole width instead. Without
     ``weights`` or ``portfolio``, a variant with an adopted fitted table by round
@@ -137,8 +162,8 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     chosen = (group_weightings(variant, pf, seed, groups) if portfolio is None
               else [i % len(pf) for i in range(groups)])
     polish = polish_width(width) if lines else 0
-    rounds = polish_rounds(variant)
-    stages = groups + lines * len(rounds)
+    restarts = polish_plan(variant)
+    stages = groups + lines * len(restarts)
     t0 = time.perf_counter()
     found: list[tuple[SearchResult, int]] = []  # each group's result and weighting
     trace: list[dict] = []
@@ -178,18 +203,18 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
         tried = set()
         for chain in chains:
             # each restart polishes the best line of this chain so far
-            for rnd in rounds:
+            for p, rnd in restarts:
                 if stopped():
                     complete = False
                     break
                 restart = polish_restart(e, chain.line, rnd, start)
-                key = tuple(restart[1])
+                key = (p, tuple(restart[1]))
                 if key in tried:  # the same restart again: deterministic, skip it
                     done += 1
                     continue
                 tried.add(key)
                 r = run_beam(variant, polish, seed, limit(done), progress, keep,
-                             pf[chain.weighting], start=restart,
+                             polish_weighting(pf[chain.weighting], seed, p), start=restart,
                              label=f"polish {done + 1 - groups}/{stages - groups}",
                              stop=stop, guide=chain.line)
                 done += 1
@@ -197,7 +222,8 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                 layers += r.layers
                 trace.append({"stage": "polish", "weighting": chain.weighting,
                               "width": polish, "from_round": rnd, "score": r.score[0],
-                              "seconds": round(r.seconds, 1)})
+                              "seconds": round(r.seconds, 1)}
+                             | ({"perturbation": p} if p else {}))
                 complete = complete and r.complete
                 chain.take(r)
                 if r.score[0] > best.score[0]:

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .features import ADDED_WEIGHTS, N_WEIGHTS, PORTFOLIO, TABLE_ROWS, WEIGHT_NAMES
+from .features import ADDED_WEIGHTS, N_WEIGHTS, PORTFOLIO, TABLE_ROWS, W_FADE, WEIGHT_NAMES
 
 KIND = "ora-solve evaluation weights"
 FORMAT = 1
@@ -221,6 +221,19 @@ def group_weightings(variant: str, portfolio: list[np.ndarray], seed: int,
         rest = [pool[j] for j in order] + rest[GROUP_POOL:]
     chosen = [0] + rest
     return [chosen[i % len(chosen)] for i in range(groups)]
+
+
+def perturbed(w, sigma: float, seed) -> np.ndarray:
+    """``w`` (a vector or a flattened table by round) with each weight scaled by
+    exp(``sigma`` N(0,1)) drawn from ``seed`` (an int or a sequence of them): one factor per
+    weight for every round, so a perturbation shifts which plan it values, not when; a
+    vector's fading exponent is kept."""
+    w = np.asarray(w, dtype=np.float64)
+    factor = np.exp(sigma * np.random.default_rng(seed).standard_normal(N_WEIGHTS))
+    factor[W_FADE] = 1.0
+    if w.size == N_WEIGHTS:
+        return w * factor
+    return (w.reshape(TABLE_ROWS, N_WEIGHTS) * factor).ravel()
 
 
 def default_portfolio(variant: str) -> list[np.ndarray]:
