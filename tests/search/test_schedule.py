@@ -94,8 +94,6 @@ def test_the_timed_search_fits_its_budget_and_runs_every_stage(variant, first):
 def test_a_variant_in_single_beam_runs_its_leader_alone(monkeypatch):
     """schedule.SINGLE_BEAM (empty now): a variant without a fitted table listed there runs
     one beam under its portfolio's leader instead of the groups."""
-    from solver.search.beam import schedule
-
     monkeypatch.setattr(schedule, "SINGLE_BEAM", ("ireland",))
     r = timed_beam_search("ireland", None, seed=4, nodes=4_000_000)
     assert [s["stage"] for s in r.trace][:3] == ["probe", "scout", "beam"]

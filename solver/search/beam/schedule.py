@@ -193,17 +193,19 @@ class _Clock:
 
         def width_at(rnd: int) -> int:
             last = now["round"]
-            if last is not None and rnd > last:
-                now["work"] += now["width"] * (self.tail(last) - self.tail(rnd))
-                spent = self.used() - t0
-                if now["work"] > 0 and spent > 0:
-                    rest = spent / now["work"] * now["width"] * self.tail(rnd)
-                    room = seconds - spent
-                    if rest > room:
-                        now["width"] = max(min(PROBE_WIDTH, now["width"]),
-                                           int(now["width"] * max(0.0, room) / rest))
-            if last is None or rnd > last:
-                now["round"] = rnd
+            if last is not None and rnd <= last:  # the same round: as its first layer
+                return now["width"]
+            now["round"] = rnd
+            if last is None:
+                return now["width"]
+            now["work"] += now["width"] * (self.tail(last) - self.tail(rnd))
+            spent = self.used() - t0
+            if now["work"] > 0 and spent > 0:
+                rest = spent / now["work"] * now["width"] * self.tail(rnd)
+                room = seconds - spent
+                if rest > room:
+                    now["width"] = max(min(PROBE_WIDTH, now["width"]),
+                                       int(now["width"] * max(0.0, room) / rest))
             return now["width"]
 
         width_at.widths = now  # the width it has come to (for the trace)
