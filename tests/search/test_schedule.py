@@ -131,7 +131,7 @@ def test_a_paced_beam_narrows_only_when_its_layers_forecast_an_overrun():
         now[0] = spent
         assert width_at(2) == expected
         assert width_at(2) == expected  # more layers of the same round change nothing
-        assert width_at.widths["width"] == expected
+        assert width_at.width == expected
 
 
 def test_a_beam_takes_its_width_round_by_round_from_a_function():

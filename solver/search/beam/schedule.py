@@ -168,48 +168,20 @@ class _Clock:
                      guide=guide)
         from_round = 1 if start is None else int(start[0][L.ROUND])
         kind = "polish" if polish else "game"
-        now = getattr(paced, "widths", None)
-        self.narrowed = None if now is None or now["width"] == width else now["width"]
-        if self.narrowed is None:
-            work = width * self.tail(from_round)
-        else:  # narrowed: the work of its layers as run; its profile is not a full beam's
-            work = now["work"] + now["width"] * self.tail(now["round"])
+        narrowed = isinstance(paced, _Pacer) and paced.width < width
+        self.narrowed = paced.width if narrowed else None
+        # narrowed: the work of its layers as run; its profile is not a full beam's
+        work = paced.work_as_run() if narrowed else width * self.tail(from_round)
         if r.complete and kind == "game" and sum(self._rounds) > 0 and self.narrowed is None:
             self.profile = self._rounds
         self.work[kind] += work
         self.spent[kind] += r.seconds if timed else r.nodes
         return r
 
-    def pacer(self, width: int, seconds: float):
-        """The width of each layer of a whole-game beam planned at ``width`` to take
-        ``seconds``: at each new round, the time so far per unit of width and of the
-        profile's share of a game forecasts the rest; if that passes what is left of
-        ``seconds``, the rest of the beam narrows to fit (it never widens). A scout's cost
-        per unit of width can underestimate a wide beam's: Ireland's single beams at
-        f4e1a64 overran their share (at 60 s one took 48 of the 49 s left) and starved the
-        polish (docs/experiments.md, 2026-12-06)."""
-        t0 = self.used()
-        now = {"width": width, "round": None, "work": 0.0}
-
-        def width_at(rnd: int) -> int:
-            last = now["round"]
-            if last is not None and rnd <= last:  # the same round: as its first layer
-                return now["width"]
-            now["round"] = rnd
-            if last is None:
-                return now["width"]
-            now["work"] += now["width"] * (self.tail(last) - self.tail(rnd))
-            spent = self.used() - t0
-            if now["work"] > 0 and spent > 0:
-                rest = spent / now["work"] * now["width"] * self.tail(rnd)
-                room = seconds - spent
-                if rest > room:
-                    now["width"] = max(min(PROBE_WIDTH, now["width"]),
-                                       int(now["width"] * max(0.0, room) / rest))
-            return now["width"]
-
-        width_at.widths = now  # the width it has come to (for the trace)
-        return width_at
+    def pacer(self, width: int, seconds: float) -> "_Pacer":
+        """The width function of a whole-game beam planned at ``width`` to take ``seconds``
+        (``_Pacer``)."""
+        return _Pacer(self, width, seconds)
 
     def _meter(self, n: int) -> None:
         self.generated += n
@@ -225,6 +197,47 @@ class _Clock:
             self.progress(beam, layers, label)
         else:
             self.progress(beam, layers, label, self.generated)
+
+
+class _Pacer:
+    """The width of each layer of a whole-game beam planned at ``width`` to take ``seconds``,
+    called with the round of each layer: at each new round, the time so far per unit of width
+    and of the profile's share of a game forecasts the rest; if that passes what is left of
+    ``seconds``, the rest of the beam narrows to fit (it never widens). A scout's cost per
+    unit of width can underestimate a wide beam's: Ireland's single beams at f4e1a64 overran
+    their share (at 60 s one took 48 of the 49 s left) and starved the polish
+    (docs/experiments.md, 2026-12-06)."""
+
+    def __init__(self, clock: _Clock, width: int, seconds: float):
+        self.clock = clock
+        self.seconds = seconds
+        self.t0 = clock.used()
+        self.width = width  # the width it has come to
+        self.round: int | None = None  # the round of the last layer asked for
+        self.work = 0.0  # width * share of a game, over the rounds done
+
+    def __call__(self, rnd: int) -> int:
+        last = self.round
+        if last is not None and rnd <= last:  # the same round: as its first layer
+            return self.width
+        self.round = rnd
+        if last is None:
+            return self.width
+        clock = self.clock
+        self.work += self.width * (clock.tail(last) - clock.tail(rnd))
+        spent = clock.used() - self.t0
+        if self.work > 0 and spent > 0:
+            rest = spent / self.work * self.width * clock.tail(rnd)
+            room = self.seconds - spent
+            if rest > room:
+                self.width = max(min(PROBE_WIDTH, self.width),
+                                 int(self.width * max(0.0, room) / rest))
+        return self.width
+
+    def work_as_run(self) -> float:
+        """The beam's work in width * share of a game: its rounds so far, then the rest of
+        the game at the width it came to."""
+        return self.work + self.width * self.clock.tail(self.round or 1)
 
 
 def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, seed: int = 0,
