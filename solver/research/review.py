@@ -29,7 +29,7 @@ from pathlib import Path
 from solver.jobs import Job, ordered_map
 from solver.rules import canonical as C
 from solver.search import records
-from solver.search.evaluation.weights import to_named
+from solver.search.evaluation.weights import LEADS_PORTFOLIO, to_named
 
 from . import beam_adapter as BA
 from .sweep import turn_label
@@ -289,7 +289,7 @@ def best_record(record: dict, command: str) -> dict | None:
                        "review": f"beats the reviewed line's {reviewed['score']['total']} "
                                  "points"}
     if "weights" in budget:
-        rec["weights"] = budget["weights"] | {"role": "leads the portfolio"}
+        rec["weights"] = budget["weights"] | {"role": LEADS_PORTFOLIO}
     return rec
 
 

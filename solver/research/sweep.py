@@ -19,7 +19,7 @@ from solver.jobs import Job, Task, ordered_map
 from solver.rules import canonical as C
 from solver.rules.names import action_text
 from solver.search import records
-from solver.search.evaluation.weights import from_named, to_named
+from solver.search.evaluation.weights import LEADS_PORTFOLIO, from_named, to_named
 
 from . import beam_adapter as BA
 from . import stats
@@ -317,7 +317,7 @@ def write_best_lines(out: str, position, rows: list[dict], top: int, command: st
         rec["position"] = {"source": position.source, "prefix_actions": len(position.prefix),
                            "round": position.round, "candidate": r["label"]}
         if weights is not None:
-            rec["weights"] = weights.describe() | {"role": "leads the portfolio"}
+            rec["weights"] = weights.describe() | {"role": LEADS_PORTFOLIO}
         path = d / f"rank{r['rank']:02d}.json"
         records.write_record(rec, path, replace=True, what=f"the best line of rank {r['rank']}")
         paths.append(str(path))

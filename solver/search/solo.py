@@ -30,6 +30,7 @@ from .beam import beam_search, timed_beam_search
 from .beam.schedule import single_weighting
 from .beam.stages import PERTURBED_PASSES, polish_plan, search_shape
 from .evaluation.weights import (
+    LEADS_PORTFOLIO,
     default_portfolio,
     fitted_default,
     portfolio_with,
@@ -91,22 +92,21 @@ class SoloJob:
         """What the record says about the evaluation's weights: the file and its values, or
         the package's tuned defaults, or the hand-set portfolio."""
         if self.weights is not None:
-            return self.weights.describe() | {"role": "leads the portfolio"}
+            return self.weights.describe() | {"role": LEADS_PORTFOLIO}
+        only = "the beam's only weighting"
         table = fitted_default(self.variant) if self.algorithm == "beam" else None
         if table is not None:
-            role = "package default fitted table by round, the beam's only weighting"
-            if self.width is not None and PERTURBED_PASSES[self.variant]:
-                role = ("package default fitted table by round, the beam's weighting; the "
-                        "polish's later passes run seeded perturbations of it (the stages' "
-                        "'perturbation')")
-            return table.describe() | {"role": role}
+            perturbed = self.width is not None and PERTURBED_PASSES[self.variant]
+            return table.describe() | {"role": "package default fitted table by round, " + (
+                "the beam's weighting; the polish's later passes run seeded perturbations "
+                "of it (the stages' 'perturbation')" if perturbed else only)}
         # the timed schedule's single beam runs the leader alone (schedule.SINGLE_BEAM)
         alone = (self.algorithm == "beam" and self.width is None
                  and single_weighting(self.variant) is not None)
         tuned = tuned_default(self.variant)
         if tuned is not None:
-            return tuned.describe() | {"role": "package default, " + (
-                "the beam's only weighting" if alone else "leads the portfolio")}
+            return tuned.describe() | {
+                "role": "package default, " + (only if alone else LEADS_PORTFOLIO)}
         return {"file": None, "role": "hand-set portfolio (evaluation.PORTFOLIO)" + (
                     ", its leader alone" if alone else ""),
                 "values": to_named(default_portfolio(self.variant)[0])}

@@ -41,6 +41,8 @@ KIND = "ora-solve evaluation weights"
 FORMAT = 1
 VARIANTS = ("ireland", "france")
 TUNED_DIR = "tuned"  # package data directory of solver.search.evaluation
+# the weights role in a record of a weights file or tuned vector given to the groups
+LEADS_PORTFOLIO = "leads the portfolio"
 
 
 class WeightsError(ValueError):
