@@ -98,8 +98,8 @@ SINGLE_SHARE = 0.85
 # variants without a fitted table whose default schedule is still one beam, under the
 # portfolio's leader. None for now: under the strength suite's 100M children Ireland's
 # single beam beat its groups (seeds 3-6 519.00 against 504.00, 7-10 505.50 against
-# 469.25), but at 600 s its wide beam overran its share on every reporting seed, starving the
-# polish, and scored below its own scout (docs/experiments.md, 2026-12-06, fifteenth session)
+# 469.25), but at the default's budget (400M children) the two traded seeds (3-6: 529.25
+# against 526.75, two seeds each; docs/experiments.md, 2026-12-07)
 SINGLE_BEAM: tuple[str, ...] = ()
 SAFETY = 0.92  # plan each stage to this share of the time it may take
 FILL_ROUNDS = (28, 25, 22, 30, 26, 24, 20)  # restarts of the best line with time left over
