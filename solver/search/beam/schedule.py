@@ -98,7 +98,7 @@ SINGLE_SHARE = 0.85
 # variants without a fitted table whose default schedule is still one beam, under the
 # portfolio's leader. None for now: under the strength suite's 100M children Ireland's
 # single beam beat its groups (seeds 3-6 519.00 against 504.00, 7-10 505.50 against
-# 469.25), but at the default's budget (400M children) the two traded seeds (3-6: 529.25
+# 469.25), but at 400M children (600 s generate about 1.1G) the two traded seeds (3-6: 529.25
 # against 526.75, two seeds each; docs/experiments.md, 2026-12-07)
 SINGLE_BEAM: tuple[str, ...] = ()
 SAFETY = 0.92  # plan each stage to this share of the time it may take
