@@ -36,7 +36,8 @@ DEEP_ROUNDS = {"ireland": (), "france": (16,)}
 # the chain's weighting perturbed (weights.perturbed, PERTURB_SIGMA, seeded by the seed and
 # the pass). A restart under the same weighting from a state already tried finds the same
 # line; a perturbed one searches another neighbourhood of it, guided, so it never loses
-# (docs/experiments.md, 2026-12-06, sixteenth session). Measured in France only.
+# (docs/experiments.md, 2026-12-06, sixteenth session). Not in Ireland: there they cost
+# 3.4-4 times the children for +1.5 a seed (seeds 3 and 5; 2026-12-07)
 PERTURBED_PASSES = {"ireland": 0, "france": 2}
 PERTURBED_ROUNDS = (16, 22, 25, 28)
 PERTURB_SIGMA = 0.1
