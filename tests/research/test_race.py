@@ -7,6 +7,7 @@ from solver import jobs as J
 from solver.research import race as RC
 from solver.research import rundir as R
 from solver.research import sweep as SW
+from tests.research.helpers import Killed
 
 # candidate -> its level; the seed adds noise of a few points, so the paired test has a
 # variance, and candidate 3 is hopeless from the first round on
@@ -274,21 +275,6 @@ def test_the_time_limit_stops_before_a_round_that_would_overrun():
     assert now[0] > 3.0 - 5 * 0.01 * 8  # the last round spent what was left, to one seed
 
 
-class _Interrupted(J.LocalBackend):
-    """Runs ``after`` jobs, then behaves like Ctrl-C."""
-
-    def __init__(self, after):
-        super().__init__(1)
-        self.after, self.count = after, 0
-
-    def run(self, fn, jobs):
-        for job, result in super().run(fn, jobs):
-            if self.count == self.after:
-                raise KeyboardInterrupt
-            self.count += 1
-            yield job, result
-
-
 def _on(run_dir, backend):
     return lambda jobs, desc: R.run_sweep(fake_job, jobs, run_dir, backend, progress=False)
 
@@ -299,7 +285,7 @@ def test_a_killed_race_resumes_to_the_identical_table(tmp_path, after):
     man = {"kind": "toy race"}
     rd = R.RunDir(tmp_path / "run", man, resume=False)
     with pytest.raises(KeyboardInterrupt):
-        _race(_on(rd, _Interrupted(after)), budget=400)
+        _race(_on(rd, Killed(after)), budget=400)
     assert len(rd.finished()) == after
     ran = []
 

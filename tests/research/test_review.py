@@ -11,9 +11,9 @@ from click.testing import CliRunner
 
 import cli.review as CR
 from cli.main import main
-from solver import jobs as J
 from solver.research import positions as P
 from solver.research import review as RV
+from tests.research.helpers import Killed
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "results" / "ireland-beam100-seed0.json"  # 405 points, weak late rounds
@@ -129,25 +129,11 @@ def test_replay_fails_a_tampered_review(reviewed, tmp_path):
            "round 31" in rep.output
 
 
-class _Killed(J.LocalBackend):
-    """Runs ``after`` jobs, then behaves like Ctrl-C."""
-
-    def __init__(self, after):
-        super().__init__(1)
-        self.after = after
-
-    def run(self, fn, jobs):
-        for k, (job, result) in enumerate(super().run(fn, jobs)):
-            if k == self.after:
-                raise KeyboardInterrupt
-            yield job, result
-
-
 def test_resume_after_a_kill_gives_the_same_review(reviewed, tmp_path, monkeypatch):
     res, full = reviewed
     out = tmp_path / "r.json"
     with monkeypatch.context() as m:
-        m.setattr(CR, "make_backend", lambda *a: _Killed(2))
+        m.setattr(CR, "make_backend", lambda *a: Killed(2))
         killed = CliRunner().invoke(main, REVIEW + ["--out", str(out)])
     assert killed.exit_code == 130, killed.output
     assert "stopped: 2 of 4 jobs saved in" in killed.output

@@ -17,6 +17,7 @@ from solver.research import positions as P
 from solver.research import rundir as R
 from solver.research import sweep as SW
 from tests.helpers import sweep_table
+from tests.research.helpers import Killed
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "results" / "ireland-beam100-seed0.json"
@@ -29,25 +30,11 @@ def _jobs(n=6):
     return [J.Job(f"j{i}", {"i": i, "square": i * i}) for i in range(n)]
 
 
-class _Interrupted(J.LocalBackend):
-    """Runs ``after`` jobs, then behaves like Ctrl-C."""
-
-    def __init__(self, after):
-        super().__init__(1)
-        self.after = after
-
-    def run(self, fn, jobs):
-        for k, (job, result) in enumerate(super().run(fn, jobs)):
-            if k == self.after:
-                raise KeyboardInterrupt
-            yield job, result
-
-
 def test_run_dir_saves_each_job_and_resumes(tmp_path):
     man = {"kind": "toy", "n": 6}
     rd = R.RunDir(tmp_path / "run", man, resume=False)
     with pytest.raises(KeyboardInterrupt):
-        R.run_sweep(dict, _jobs(), rd, _Interrupted(3), progress=False)
+        R.run_sweep(dict, _jobs(), rd, Killed(3), progress=False)
     assert len(rd.finished()) == 3  # the finished jobs are saved, nothing half-written
     assert not list((tmp_path / "run").glob("*.part"))
     with pytest.raises(R.SweepError, match="pass --resume"):
