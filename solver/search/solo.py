@@ -96,7 +96,9 @@ class SoloJob:
         only = "the beam's only weighting"
         table = fitted_default(self.variant) if self.algorithm == "beam" else None
         if table is not None:
-            perturbed = self.width is not None and PERTURBED_PASSES[self.variant]
+            # a beam too narrow to polish has no perturbed passes (stages.search_shape)
+            perturbed = (self.width is not None and PERTURBED_PASSES[self.variant] > 0
+                         and search_shape(self.variant, self.width)[1] > 0)
             return table.describe() | {"role": "package default fitted table by round, " + (
                 "the beam's weighting; the polish's later passes run seeded perturbations "
                 "of it (the stages' 'perturbation')" if perturbed else only)}

@@ -112,7 +112,9 @@ def test_a_record_names_the_table_its_beam_ran_under(monkeypatch):
     if table is None:
         pytest.skip("France has no adopted fitted table")
     for job, role in ((SoloJob("france", width=2000), "seeded perturbations of it"),
-                      (SoloJob("france", time_limit=60.0), "only weighting")):
+                      (SoloJob("france", time_limit=60.0), "only weighting"),
+                      # regression: width 100 has no polish, so no perturbed passes to claim
+                      (SoloJob("france", width=100), "only weighting")):
         used = job.weights_used()
         assert used["file"].endswith("tuned/france-by-round.json")
         assert len(used["by_round_sha256"]) == 64 and "values" not in used
