@@ -88,10 +88,9 @@ class SoloJob:
         """The search's weightings with ``weights`` leading (None: the default portfolio)."""
         return None if self.weights is None else portfolio_with(self.weights.values)
 
-    def weights_used(self, stages: list[dict] | None = None) -> dict:
+    def weights_used(self) -> dict:
         """What the record says about the evaluation's weights: the file and its values, or
-        the package's tuned defaults, or the hand-set portfolio. ``stages``: the search's
-        trace, which tells whether a timed schedule ran its single beam (a ``scout``)."""
+        the package's tuned defaults, or the hand-set portfolio."""
         if self.weights is not None:
             return self.weights.describe() | {"role": LEADS_PORTFOLIO}
         only = "the beam's only weighting"
@@ -104,10 +103,8 @@ class SoloJob:
                 "the beam's weighting; the polish's later passes run seeded perturbations "
                 "of it (the stages' 'perturbation')" if perturbed else only)}
         # the timed schedule's single beam runs the leader alone (schedule.SINGLE_BEAM)
-        # or, below its SINGLE_BELOW budget, where its trace shows the scout
         alone = (self.algorithm == "beam" and self.width is None
-                 and (single_weighting(self.variant) is not None
-                      or any(s.get("stage") == "scout" for s in stages or ())))
+                 and single_weighting(self.variant) is not None)
         tuned = tuned_default(self.variant)
         if tuned is not None:
             return tuned.describe() | {
@@ -282,7 +279,7 @@ def write_result(job: SoloJob, result, output: records.Output, command: str,
                                  score=result.score, line=result.line,
                                  stages=getattr(result, "trace", None), commit=commit)
     record["complete"] = bool(result.complete)
-    record["weights"] = job.weights_used(record.get("stages"))
+    record["weights"] = job.weights_used()
     if job.position is not None:
         p = job.position
         record["position"] = {"source": p.source, "prefix_actions": len(p.prefix),

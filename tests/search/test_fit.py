@@ -122,9 +122,6 @@ def test_a_record_names_the_table_its_beam_ran_under(monkeypatch):
     mcts = SoloJob("france", simulations=4).weights_used()
     assert "by_round_sha256" not in mcts and len(mcts["values"]) == N_WEIGHTS
     assert "leads the portfolio" in SoloJob("ireland", time_limit=60.0).weights_used()["role"]
-    # below schedule.SINGLE_BELOW's budget the timed schedule runs the leader alone
-    scout = [{"stage": "probe"}, {"stage": "scout"}, {"stage": "beam"}]
-    assert "only weighting" in SoloJob("ireland", time_limit=60.0).weights_used(scout)["role"]
     assert "leads the portfolio" in SoloJob("ireland", width=2000).weights_used()["role"]
     from solver.search.beam import schedule
 

@@ -80,7 +80,7 @@ def test_each_polish_chain_runs_under_the_weighting_whose_beam_found_its_line():
     assert set(polish) == {games[0]["weighting"], games[1]["weighting"]}
 
 
-@pytest.mark.parametrize("variant, first", [("france", "beam"), ("ireland", "beam")])
+@pytest.mark.parametrize("variant, first", [("france", "beam"), ("ireland", "group")])
 def test_the_timed_search_fits_its_budget_and_runs_every_stage(variant, first):
     t = time.perf_counter()
     r = timed_beam_search(variant, 15.0, seed=1)
@@ -99,21 +99,6 @@ def test_a_variant_in_single_beam_runs_its_leader_alone(monkeypatch):
     assert [s["stage"] for s in r.trace][:3] == ["probe", "scout", "beam"]
     assert all(s["weighting"] == 0 for s in r.trace)
     assert schedule.single_weighting("ireland").tolist() == default_portfolio("ireland")[0].tolist()
-
-
-def test_a_small_budget_runs_irelands_single_beam_and_a_large_one_its_groups(monkeypatch):
-    """schedule.SINGLE_BELOW: Ireland's budget after the probe measured in units of width at
-    the probe's cost; below the threshold one beam under the leader (a scout, then the
-    beam, then the polish), at or above it the strategy groups."""
-    small = timed_beam_search("ireland", None, seed=4, nodes=4_000_000)
-    stages = [s["stage"] for s in small.trace]
-    assert stages[:3] == ["probe", "scout", "beam"] and "group" not in stages
-    assert all(s["weighting"] == 0 for s in small.trace)
-    monkeypatch.setattr(schedule, "SINGLE_BELOW", {"ireland": 20.0})
-    large = timed_beam_search("ireland", None, seed=4, nodes=8_000_000)
-    stages = [s["stage"] for s in large.trace]
-    assert "group" in stages and "scout" not in stages
-    assert len({s["weighting"] for s in large.trace if s["stage"] == "group"}) > 1
 
 
 def test_a_node_budget_gives_the_same_line_and_stages_and_stays_within_it():
@@ -167,9 +152,8 @@ def test_a_beam_takes_its_width_round_by_round_from_a_function():
 
 
 def test_only_a_single_beam_variants_timed_beam_is_paced(monkeypatch):
-    """The pacer runs for the wide beam under a portfolio's leader (a SINGLE_BEAM variant, or
-    Ireland below SINGLE_BELOW) in time mode, never for its scout, France's beam under its
-    table (its scout overestimates) or a node budget; a beam it narrowed (here
+    """The pacer runs for the wide beam of a SINGLE_BEAM variant in time mode, never for its
+    scout, France's beam (its scout overestimates) or a node budget; a beam it narrowed (here
     planned at a hundredth of its share) says in the trace how narrow it ended."""
     paced = []
     pacer = schedule._Clock.pacer

@@ -8,29 +8,25 @@ one width:
 0. **Probe.** A beam of ``PROBE_WIDTH`` under the first weighting plays a whole game.
    It loads (or compiles) the kernels, gives a first complete line, and times a layer round
    by round.
-1. **One wide beam** (France's default, and Ireland's when the budget is small). One
-   weighting: the variant's adopted fitted table by round (``weights.fitted_default``:
-   France), else the portfolio's leader where ``SINGLE_BEAM`` says so (no variant now) or
-   where ``SINGLE_BELOW`` does and the probe finds the budget below its threshold (Ireland
-   below about 280M children: a 60 s run, not a 600 s one). A **scout** beam of
-   ``SCOUT_SHARE`` of the budget left measures the cost of a unit of width (the probe's
-   overestimates a wide beam's about twice), then the **beam** takes ``SINGLE_SHARE`` of
-   what the scout left. A beam under the leader is paced in time mode (``_Clock.pacer``):
-   where its layers forecast more than its share, the rest of it narrows to fit, so the
-   polish keeps its time. France's is not: its scout overestimates a wide beam's cost,
-   and at 600 s its polish added nothing to the beam's line (seeds 0-2 at f4e1a64). Under
-   France's table
+1. **One wide beam** (France's default). One weighting: the variant's adopted fitted table
+   by round (``weights.fitted_default``: France), else the portfolio's leader where
+   ``SINGLE_BEAM`` says so (no variant now). A **scout** beam of ``SCOUT_SHARE`` of the
+   budget left measures the cost of a unit of width (the probe's overestimates a wide
+   beam's about twice), then the **beam** takes ``SINGLE_SHARE`` of what the scout left. A
+   ``SINGLE_BEAM`` variant's beam is paced in time mode (``_Clock.pacer``): where its layers
+   forecast more than its share, the rest of it narrows to fit, so the polish keeps its
+   time. France's is not: its scout overestimates a wide beam's cost, and at 600 s its
+   polish added nothing to the beam's line (seeds 0-2 at f4e1a64). Under France's table
    a wider beam keeps buying points (seeds 3-6: 521.00 at width 2000, 532.25 at 4000, 546.00
    at 8000), where the groups under the vectors did not. Under the strength suite's 100M
    children the single beam scored France's seeds 3-6 515/525/520/518 = 519.50 against the
    groups' 490.00 (docs/experiments.md, 2026-12-06).
-1'. **Strategy groups** (Ireland's default above ``SINGLE_BELOW``, and any ``portfolio``,
-   e.g. ``--weights FILE`` leading the hand-set weightings). ``GROUPS`` beams share
-   ``GROUP_SHARE`` of the time left after the probe. Group 0 runs the portfolio's leader;
-   the others run the best-measured hand-set weightings for seed 0 and a seeded draw from
-   the best ``GROUP_POOL`` for other seeds (``weights.group_weightings``), so two seeds
-   search different plans. Before each group its width is set so that the groups still to
-   run fit in what is left of that share.
+1'. **Strategy groups** (Ireland's default, and any ``portfolio``, e.g. ``--weights FILE``
+   leading the hand-set weightings). ``GROUPS`` beams share ``GROUP_SHARE`` of the time left
+   after the probe. Group 0 runs the portfolio's leader; the others run the best-measured hand-set
+   weightings for seed 0 and a seeded draw from the best ``GROUP_POOL`` for other seeds
+   (``weights.group_weightings``), so two seeds search different plans. Before each
+   group its width is set so that the groups still to run fit in what is left of that share.
 2. **Endgame polish.** Restarts from rounds ``POLISH_ROUNDS`` of the ``POLISH_LINES`` best
    distinct lines, as in ``beam_search``, at one width chosen before each restart so that
    the restarts still planned fill the rest of the time (a restart from a state already
@@ -105,13 +101,6 @@ SINGLE_SHARE = 0.85
 # 469.25), but at 400M children (600 s generate about 1.1G) the two traded seeds (3-6: 529.25
 # against 526.75, two seeds each; docs/experiments.md, 2026-12-07)
 SINGLE_BEAM: tuple[str, ...] = ()
-# variants whose default schedule is that single beam when the budget is small: when what
-# the probe leaves would pay for fewer than this many units of width of a whole-game beam at
-# the probe's cost (which overestimates a wide beam's about twice). Ireland's single beam
-# beat its groups at 100M and 200M children and tied them at 400M (docs/experiments.md,
-# 2026-12-07, eighteenth session); 100M children are about 1800 such units, 200M 3500, 400M
-# 7000, the 1.1G of a 600 s run on 2 cores 20000
-SINGLE_BELOW: dict[str, float] = {"ireland": 5000.0}
 SAFETY = 0.92  # plan each stage to this share of the time it may take
 FILL_ROUNDS = (28, 25, 22, 30, 26, 24, 20)  # restarts of the best line with time left over
 FILL_GAIN = 1.5  # a restart already run is run again only this much wider
@@ -310,9 +299,6 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     record("probe", r, PROBE_WIDTH, 0, first_round)
     found.append((r, 0))
 
-    if (not single and portfolio is None and variant in SINGLE_BELOW
-            and clock.left() / clock.cost([first_round]) < SINGLE_BELOW[variant]):
-        single = True  # a small budget: one beam under the portfolio's leader, pf[0]
     if single:
         # ----- one wide beam under one weighting, sized from a scout's measured cost ----
         for stage, share in (("scout", SCOUT_SHARE), ("beam", SINGLE_SHARE)):
@@ -320,8 +306,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
                 break
             planned = SAFETY * share * clock.left()
             width = max(1, int(planned / clock.cost([first_round])))
-            # not France's beam under its table: see _Pacer
-            paced = stage == "beam" and fitted_default(variant) is None
+            paced = stage == "beam" and variant in SINGLE_BEAM  # not France: see pacer
             r = clock.run(variant, width, seed, pf[0], stage, stop, start=start,
                           pace=planned if paced else None)
             record(stage, r, width, 0, first_round)
