@@ -99,7 +99,9 @@ SINGLE_SHARE = 0.85
 # portfolio's leader. None for now: under the strength suite's 100M children Ireland's
 # single beam beat its groups (seeds 3-6 519.00 against 504.00, 7-10 505.50 against
 # 469.25), but at 400M children (600 s generate about 1.1G) the two traded seeds (3-6: 529.25
-# against 526.75, two seeds each; docs/experiments.md, 2026-12-07)
+# against 526.75, two seeds each; docs/experiments.md, 2026-12-07). At --time-limit 60 it
+# did not beat the groups either, and its pacer narrowed it to under half its planned width
+# (2026-12-07, eighteenth session)
 SINGLE_BEAM: tuple[str, ...] = ()
 SAFETY = 0.92  # plan each stage to this share of the time it may take
 FILL_ROUNDS = (28, 25, 22, 30, 26, 24, 20)  # restarts of the best line with time left over
