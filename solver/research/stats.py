@@ -184,14 +184,15 @@ def pooled(scores: dict[int, list[float]]) -> Pooled:
     wdf, pdf = k * (n - 1), (k - 1) * (n - 1)
     if wdf <= 0:
         return Pooled(None, 0, None, 0)
+    # exact sums (fsum), so the figures do not depend on the order the candidates come in
     means = {c: mean(v) for c, v in scores.items()}
-    within = sum((x - means[c]) ** 2 for c, v in scores.items() for x in v) / wdf
+    within = math.fsum((x - means[c]) ** 2 for c, v in scores.items() for x in v) / wdf
     if pdf <= 0:
         return Pooled(within, wdf, None, 0)
-    grand = sum(means.values()) / k
-    seed = [sum(v[s] for v in scores.values()) / k for s in range(n)]
-    resid = sum((v[s] - means[c] - seed[s] + grand) ** 2
-                for c, v in scores.items() for s in range(n)) / pdf
+    grand = math.fsum(means.values()) / k
+    seed = [math.fsum(v[s] for v in scores.values()) / k for s in range(n)]
+    resid = math.fsum((v[s] - means[c] - seed[s] + grand) ** 2
+                      for c, v in scores.items() for s in range(n)) / pdf
     return Pooled(within, wdf, 2.0 * resid, pdf)
 
 
