@@ -36,6 +36,7 @@ from .evaluation.weights import (
     portfolio_with,
     to_named,
     tuned_default,
+    with_stock_shape,
 )
 from .mcts import PLAYOUT_WIDTH as MCTS_PLAYOUT_WIDTH
 from .mcts import mcts_search
@@ -106,8 +107,9 @@ class SoloJob:
         alone = (self.algorithm == "beam" and self.width is None
                  and single_weighting(self.variant) is not None)
         tuned = tuned_default(self.variant)
-        if tuned is not None:
+        if tuned is not None:  # its values as the search ran them: with the stock's shape
             return tuned.describe() | {
+                "values": to_named(with_stock_shape(self.variant, tuned.values)),
                 "role": "package default, " + (only if alone else LEADS_PORTFOLIO)}
         return {"file": None, "role": "hand-set portfolio (evaluation.PORTFOLIO)" + (
                     ", its leader alone" if alone else ""),

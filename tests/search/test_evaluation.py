@@ -32,7 +32,10 @@ def _reference_evaluate(T, W, w):
     left = max(0.0, (32.0 - W[L.ROUND] + 1.0) / 32.0) ** w[E.W_FADE]
     pot = 0.0
     for g in range(L.N_GOODS):
-        pot += w[g] * W[L.GOODS + g]
+        n = float(W[L.GOODS + g])
+        if w[E.W_KNEE] > 0 and n > w[E.W_KNEE]:  # the stock's shape: bent at the knee
+            n = w[E.W_KNEE] + w[E.W_SLOPE] * (n - w[E.W_KNEE])
+        pot += w[g] * n
     pot += w[E.W_HOPE] * (int(W[L.SETTL]) & 0xFF).bit_count()
     space = feats = 0
     for x in range(L.N_CELLS):
@@ -55,7 +58,9 @@ def test_one_pass_evaluation_equals_the_score_based_one_bit_for_bit(variant):
     e, states = playout_states(variant)
     with_path = PORTFOLIO[0].copy()
     with_path[28] = 12.0  # the wonder-path term on (the hand-set weightings leave it off)
-    for w in (PORTFOLIO[0], PORTFOLIO[2], with_path):
+    bent = PORTFOLIO[0].copy()
+    bent[E.W_KNEE], bent[E.W_SLOPE] = 2.0, 0.5  # a knee low enough to bend playout stocks
+    for w in (PORTFOLIO[0], PORTFOLIO[2], with_path, bent):
         for W in states:
             assert evaluate(e.T, W, w) == _reference_evaluate(e.T, W, w)
 
@@ -202,6 +207,7 @@ def test_a_perturbation_scales_each_weight_alike_in_every_round_and_keeps_the_fa
     a, b, c = perturbed(v, 0.1, [3, 2]), perturbed(v, 0.1, [3, 2]), perturbed(v, 0.1, [4, 2])
     assert np.array_equal(a, b) and not np.array_equal(a, c)
     assert a[E.W_FADE] == v[E.W_FADE] and np.array_equal(perturbed(v, 0.0, 7), v)
+    assert (a[E.W_KNEE], a[E.W_SLOPE]) == (v[E.W_KNEE], v[E.W_SLOPE])  # the stock's shape
     factor = a / np.where(v == 0, 1, v)
     assert np.all((factor[v != 0] > 0.5) & (factor[v != 0] < 2.0))
     t = E.as_table(v)
@@ -210,3 +216,41 @@ def test_a_perturbation_scales_each_weight_alike_in_every_round_and_keeps_the_fa
     ratio = pt[rows != 0] / rows[rows != 0]
     expect = np.broadcast_to(factor, rows.shape)[rows != 0]  # (a table's fading column is 0)
     assert np.allclose(ratio, expect)
+
+
+def test_the_stock_knee_counts_each_tile_above_it_at_the_slope_and_0_turns_it_off():
+    i = FastEngine("ireland")
+    W = i.initial_wide()
+    W[L.GOODS:L.GOODS + L.N_GOODS] = 0
+    W[L.ROUND] = 1  # the potential counts in full
+    w = np.zeros(E.N_WEIGHTS)
+    w[0] = 2.0  # wood
+    w[E.W_FADE] = 1.0
+    base = evaluate(i.T, W, w)
+    W[L.GOODS + 0] = 40
+    assert evaluate(i.T, W, w) - base == 80.0  # no knee: linear
+    w[E.W_KNEE], w[E.W_SLOPE] = 15.0, 0.5
+    assert evaluate(i.T, W, w) - base == 2.0 * (15 + 0.5 * 25)
+    W[L.GOODS + 0] = 15
+    assert evaluate(i.T, W, w) - base == 30.0  # up to the knee every tile counts
+    table = E.as_table(w)  # a table keeps the knee and slope unfaded in every round
+    rows = table.reshape(E.TABLE_ROWS, E.N_WEIGHTS)
+    assert (rows[:, E.W_KNEE] == 15.0).all() and (rows[:, E.W_SLOPE] == 0.5).all()
+
+
+def test_irelands_default_weightings_bend_their_stock_and_keep_their_groups():
+    """The variant's stock shape (weights.STOCK_SHAPE) goes on every default weighting,
+    France's stay linear, and the groups' ranking by held-out means still finds each
+    hand-set weighting (a regression: ranking compared whole vectors)."""
+    from solver.search.evaluation.weights import STOCK_SHAPE
+
+    for w in default_portfolio("ireland"):
+        assert (w[E.W_KNEE], w[E.W_SLOPE]) == STOCK_SHAPE["ireland"]
+    assert all(w[E.W_KNEE] == 0 for w in default_portfolio("france"))
+    pf = default_portfolio("ireland")
+    linear = [w.copy() for w in pf]
+    for w in linear:
+        w[E.W_KNEE], w[E.W_SLOPE] = 0.0, 1.0
+    for seed in (0, 1, 7):
+        assert group_weightings("ireland", pf, seed, 6) == group_weightings(
+            "ireland", linear, seed, 6)

@@ -60,8 +60,15 @@ def test_a_table_file_round_trips_exactly_and_bad_ones_say_what_is_wrong():
         WF.parse_table(bad, "f.json")
     bad = json.loads(json.dumps(data))
     del bad["by_round"]["space"]
-    with pytest.raises(WF.WeightsError, match="must name the 29 weights"):
+    with pytest.raises(WF.WeightsError, match="must name the 31 weights"):
         WF.parse_table(bad, "f.json")
+    old = json.loads(json.dumps(data))  # written before the stock's shape: read as linear
+    del old["by_round"]["stock_knee"], old["by_round"]["stock_slope"]
+    rows = WF.parse_table(old, "f.json").values.reshape(TABLE_ROWS, N_WEIGHTS)
+    assert (rows[:, E.W_KNEE] == 0).all() and (rows[:, E.W_SLOPE] == 1).all()
+    assert np.array_equal(np.delete(rows, [E.W_KNEE, E.W_SLOPE], axis=1),
+                          np.delete(t.reshape(TABLE_ROWS, N_WEIGHTS), [E.W_KNEE, E.W_SLOPE],
+                                    axis=1))
     with pytest.raises(WF.WeightsError, match="a table by round is format 2"):
         WF.parse_table(data | {"format": 1}, "f.json")
 

@@ -67,10 +67,10 @@ def test_the_default_schedule_is_one_beam_as_wide_as_its_scout_measures():
 
 
 def test_each_polish_chain_runs_under_the_weighting_whose_beam_found_its_line():
-    """Ireland's groups, seed 4 under 8M children: a group other than the leader's finds the
+    """Ireland's groups, seed 6 under 8M children: a group other than the leader's finds the
     best line, so its chain (polished last) runs that group's weighting, the other chain the
-    leader's."""
-    r = timed_beam_search("ireland", None, seed=4, nodes=8_000_000,
+    leader's. (Seed 4 was the case until the stock's knee: now the leader's group wins it.)"""
+    r = timed_beam_search("ireland", None, seed=6, nodes=8_000_000,
                           portfolio=default_portfolio("ireland"))
     games = sorted((s for s in r.trace if s["stage"] in ("probe", "group")),
                    key=lambda s: -s["score"])

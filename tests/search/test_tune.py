@@ -154,11 +154,11 @@ def test_the_cli_writes_a_weights_file_that_solo_reproduces(tmp_path, warm_kerne
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda d: d["weights"].pop("wood"), "has 28 weights, expected 29; missing wood"),
+    (lambda d: d["weights"].pop("wood"), "has 30 weights, expected 31; missing wood"),
     (lambda d: d["weights"].update(oak=1.0), "unknown 'oak'"),
     (lambda d: d.update(variant="france"), "holds france weights, not ireland"),
     (lambda d: d["weights"].update(fade=-1), "weight 'fade' is -1"),
-    (lambda d: d.update(weights=[1.0] * 29), "must be an object of 29 named values"),
+    (lambda d: d.update(weights=[1.0] * 31), "must be an object of 31 named values"),
     (lambda d: d.pop("kind"), "is not a weights file"),
 ])
 def test_a_bad_weights_file_exits_2_and_writes_nothing(tmp_path, change, message):
@@ -214,10 +214,12 @@ def test_default_portfolio_uses_tuned_weights_only_if_they_beat_the_hand_set():
             means = WF.HAND_SET_MEANS[v]
             order = sorted(range(len(PORTFOLIO)), key=lambda i: (-means[i], i))
             assert len(pf) == len(PORTFOLIO)
-            assert all(np.array_equal(pf[k], PORTFOLIO[i]) for k, i in enumerate(order))
+            assert all(np.array_equal(pf[k], WF.with_stock_shape(v, PORTFOLIO[i]))
+                       for k, i in enumerate(order))
             assert means[order[0]] == max(means)
         else:
-            assert len(pf) == len(PORTFOLIO) + 1 and np.array_equal(pf[0], tuned.values)
+            assert len(pf) == len(PORTFOLIO) + 1
+            assert np.array_equal(pf[0], WF.with_stock_shape(v, tuned.values))
             data = json.loads((Path(WF.__file__).parent / "tuned" / f"{v}.json").read_text())
             h = data["tuning"]["holdout"]
             assert h["beats_hand_set"] and h["tuned"]["mean"] >= h["hand_set_best"]["mean"]

@@ -17,6 +17,10 @@ game end) **plus** a potential term that looks past the current score:
 * **kinds of goods** while a Chamber of Wonders (France) is in reach and wonders are left:
   ``WONDER_HOPE`` x (kinds held / 13) ** 2. The Chamber turns one tile of each of 13 kinds
   into a 30-point wonder; no per-tile value sees that (``chamber_progress``).
+* **the stock's shape**: above ``stock_knee`` tiles of one good (0: off) each further tile
+  counts ``stock_slope`` of its value. A linear value lets a beam hoard whatever it
+  overvalues (Ireland's fitted weights held 93 peat); Ireland's default weightings bend at
+  15 tiles to half (``weights.STOCK_SHAPE``; docs/experiments.md, 2026-12-07).
 * **wonder paths** of the Sacristy and the Round Tower while either is in reach and wonders
   are left: ``WONDER_PATH`` x (progress towards their next wonder) ** 2 (``wonder_path``).
   The best Ireland lines take four to six wonders through them (a quarter of their
@@ -74,15 +78,18 @@ FEATURE_VALUE = 0.5
 WONDER_HOPE = 30.0
 WONDER_PATH = 0.0  # hand-set: off (see the module docstring)
 ROUNDS = 32.0
+STOCK_KNEE = 0.0  # off: every tile counts its whole value
+STOCK_SLOPE = 1.0
 
 # the weights as one array (kernel argument): [0:23] goods, then hope, space, feature, fade,
-# wonder hope, wonder path
+# wonder hope, wonder path, stock knee, stock slope
 FADE = 1.0  # the potential is weighted by (rounds left / 32) ** FADE
 WEIGHTS = np.concatenate([GOOD_VALUE, [SETTLEMENT_HOPE, SPACE_VALUE, FEATURE_VALUE, FADE,
-                                       WONDER_HOPE, WONDER_PATH]])
+                                       WONDER_HOPE, WONDER_PATH, STOCK_KNEE, STOCK_SLOPE]])
 #: the name of each weight, in the kernel's order (weights files name their values by these)
 WEIGHT_NAMES = tuple(n.replace(" ", "_") for n in NAMES) + (
-    "settlement_hope", "space", "feature", "fade", "wonder_hope", "wonder_path")
+    "settlement_hope", "space", "feature", "fade", "wonder_hope", "wonder_path", "stock_knee",
+    "stock_slope")
 #: where each weight after the goods' (weights[:W_HOPE], by good id) sits (globals the kernels
 #: freeze: ints computed from this module's own names)
 W_HOPE = WEIGHT_NAMES.index("settlement_hope")
@@ -91,14 +98,20 @@ W_FEATURE = WEIGHT_NAMES.index("feature")
 W_FADE = WEIGHT_NAMES.index("fade")
 W_WONDER_HOPE = WEIGHT_NAMES.index("wonder_hope")
 W_WONDER_PATH = WEIGHT_NAMES.index("wonder_path")
+W_KNEE = WEIGHT_NAMES.index("stock_knee")
+W_SLOPE = WEIGHT_NAMES.index("stock_slope")
+#: weights that shape the potential rather than value a thing: a table keeps them unfaded and
+#: a perturbation leaves them as they are
+SHAPE_WEIGHTS = (W_FADE, W_KNEE, W_SLOPE)
 #: weights added after weights files were first written, with the value that gives the
 #: evaluation those files were tuned under (a file without the name reads as that value)
-ADDED_WEIGHTS = {"wonder_path": 0.0}
+ADDED_WEIGHTS = {"wonder_path": 0.0, "stock_knee": STOCK_KNEE, "stock_slope": STOCK_SLOPE}
 N_WEIGHTS = len(WEIGHT_NAMES)
 assert len(WEIGHTS) == N_WEIGHTS
 #: a weighting by round (a *table*) is TABLE_ROWS vectors of N_WEIGHTS, flattened: row r
 #: weighs the positions of round r (0 unused, 33 the end), already faded, so its ``fade`` is
-#: ignored. A fitted evaluation (fit.py) values goods differently early and late.
+#: ignored (its stock knee and slope are not faded). A fitted evaluation (fit.py) values goods
+#: differently early and late.
 TABLE_ROWS = 34
 
 
@@ -116,6 +129,8 @@ def as_table(w) -> np.ndarray:
     for r in range(TABLE_ROWS):
         rows[r] = w * max(0.0, (ROUNDS - r + 1.0) / ROUNDS) ** w[W_FADE]
         rows[r, W_FADE] = 0.0
+        rows[r, W_KNEE] = w[W_KNEE]
+        rows[r, W_SLOPE] = w[W_SLOPE]
     return rows.ravel()
 
 
@@ -135,7 +150,7 @@ def _variant(goods_scale: float, hope: float, space: float) -> np.ndarray:
 #: third is a random-search tuning result (France).
 _TUNED_FRANCE = np.array([2.4, 3.0, 1.5, 1.2, 2.4, 4.5, 2.4, 1.5, 2.4, 3.9, 1.5, 2.4, 1.5, 1.5,
                           4.085, 1.5, 1.8, 2.783, 1.8, 3.6, 2.1, 6.0, 0.0, 20.0, 1.187, 0.5,
-                          1.0, WONDER_HOPE, WONDER_PATH])
+                          1.0, WONDER_HOPE, WONDER_PATH, STOCK_KNEE, STOCK_SLOPE])
 PORTFOLIO = [_variant(3.0, 22.0, 1.0), _variant(3.0, 15.0, 2.0), _TUNED_FRANCE] + [
     _variant(scale, hope, space)
     for scale in (3.0, 3.5, 2.5) for hope in (18.0, 12.0, 25.0) for space in (1.0, 2.0)
@@ -193,6 +208,15 @@ def board_terms(T, W):
     return econ + dwell, space, feats
 
 
+def bent_stock(goods, knee: float, slope: float) -> np.ndarray:
+    """What each good's stock counts for in the potential (as evaluate_board counts it): its
+    tiles up to ``knee``, then ``slope`` a tile (``knee`` 0: every tile)."""
+    n = np.asarray(goods, dtype=np.float64)
+    if knee <= 0:
+        return n.copy()
+    return np.where(n > knee, knee + slope * (n - knee), n)
+
+
 @njit(cache=True, _nrt=False)
 def evaluate_board(T, W, weights, board, space, feats):
     """evaluate() given W's board_terms (the search reuses them when a turn leaves the spaces
@@ -209,8 +233,17 @@ def evaluate_board(T, W, weights, board, space, feats):
         if weights[W_FADE] != 1.0:  # (x ** 1.0 == x; pow took about 1.5% of an expansion)
             left = left ** weights[W_FADE]
     pot = 0.0
-    for g in range(L.N_GOODS):
-        pot += weights[b + g] * W[L.GOODS + g]
+    knee = weights[b + W_KNEE]
+    if knee > 0.0:
+        slope = weights[b + W_SLOPE]
+        for g in range(L.N_GOODS):
+            n = float(W[L.GOODS + g])
+            if n > knee:
+                n = knee + slope * (n - knee)
+            pot += weights[b + g] * n
+    else:
+        for g in range(L.N_GOODS):
+            pot += weights[b + g] * W[L.GOODS + g]
     cards = 0
     for s in range(8):
         if (W[L.SETTL] >> s) & 1:

@@ -83,10 +83,12 @@ def _share_left(rounds) -> np.ndarray:
     return np.clip((32.0 - np.asarray(rounds, dtype=np.float64) + 1.0) / 32.0, 0.0, 1.0)
 
 
-def feature_rows(variant: str, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def feature_rows(variant: str, states: np.ndarray,
+                 shape: tuple[float, float] = (0.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
     """Each state's features, in the order of the weights they meet (the goods, settlement
     cards, space, forest and moor, the Chamber's and the wonder paths' progress), and its
-    score so far."""
+    score so far. The goods are counted as a weighting with the stock's ``shape`` (knee,
+    slope) counts them (``features.bent_stock``)."""
     T = FastEngine(variant).T
     score_only = np.zeros(F.N_WEIGHTS)
     score_only[F.W_FADE] = 1.0
@@ -96,7 +98,7 @@ def feature_rows(variant: str, states: np.ndarray) -> tuple[np.ndarray, np.ndarr
         _, space, feats = F.board_terms(T, W)
         cards = bin(int(W[L.SETTL]) & 0xFF).count("1")
         wonders = W[L.WONDERS] > 0
-        X[j, :L.N_GOODS] = W[L.GOODS:L.GOODS + L.N_GOODS]
+        X[j, :L.N_GOODS] = F.bent_stock(W[L.GOODS:L.GOODS + L.N_GOODS], *shape)
         X[j, L.N_GOODS:] = (cards, space, feats,
                             F.chamber_progress(T, W) if wonders else 0.0,
                             F.wonder_path(T, W) if wonders else 0.0)
@@ -115,7 +117,7 @@ def fit_table(variant: str, states: np.ndarray, labels: np.ndarray, leader: np.n
     predicts held-out states ({"states", "residual_sd_time_only", "residual_sd"}: the
     spread of value minus score so far that a function of the round alone leaves, and that
     the fit leaves)."""
-    X, now = feature_rows(variant, states)
+    X, now = feature_rows(variant, states, (leader[F.W_KNEE], leader[F.W_SLOPE]))
     t = _share_left(states[:, L.ROUND])
     target = np.asarray(labels, dtype=np.float64) - now
     nf = X.shape[1]
@@ -152,17 +154,22 @@ def fit_table(variant: str, states: np.ndarray, labels: np.ndarray, leader: np.n
     for r in range(F.TABLE_ROWS):
         tr = float(_share_left(r))
         table[r, FEATURE_WEIGHTS] = sum(C[k] * tr ** k for k in range(DEGREE + 1))
+    table[:, [F.W_KNEE, F.W_SLOPE]] = leader[[F.W_KNEE, F.W_SLOPE]]  # the leader's stock shape
     return table, report
 
 
 def clamp_table(table: np.ndarray, leader: np.ndarray, clamp: float) -> np.ndarray:
     """``table`` with each round's weights between 0 and ``clamp`` times the leader's faded
-    weight (30 x the share of rounds left where the leader's is 0); fade stays 0."""
+    weight (30 x the share of rounds left where the leader's is 0); fade stays 0, and the
+    stock's knee and slope only at least 0."""
     out = np.array(table, dtype=np.float64).reshape(F.TABLE_ROWS, F.N_WEIGHTS).copy()
     for r in range(F.TABLE_ROWS):
         left = max(0.0, (33 - r) / 32)
         for i in range(F.N_WEIGHTS):
             if i == F.W_FADE:
+                continue
+            if i in F.SHAPE_WEIGHTS:  # the stock's knee and slope are not values
+                out[r, i] = max(out[r, i], 0.0)
                 continue
             top = clamp * leader[i] * left if leader[i] > 0 else 30.0 * left
             out[r, i] = min(max(out[r, i], 0.0), top)

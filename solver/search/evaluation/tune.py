@@ -61,7 +61,8 @@ from .settings import METHODS, Settings  # noqa: F401 (METHODS: tune's public na
 N_GOODS = W_HOPE  # the goods' weights come first, by good id
 BOUND = float(np.log(8.0))  # each log-multiplier within +-log 8
 SIGMA = {"goods_scale": 0.3, "good": 0.2, "settlement_hope": 0.35, "space": 0.35,
-         "feature": 0.35, "fade": 0.25, "wonder_hope": 0.35, "wonder_path": 0.35}
+         "feature": 0.35, "fade": 0.25, "wonder_hope": 0.35, "wonder_path": 0.35,
+         "stock_knee": 0.25, "stock_slope": 0.25}
 ELITE = 0.3  # share of a generation that sets the next distribution
 SMOOTHING = 0.7  # new sigma^2 = s * elite variance + (1 - s) * old sigma^2
 SIGMA_FLOOR = 0.25  # sigma never falls below this share of its start

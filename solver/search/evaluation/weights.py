@@ -35,7 +35,16 @@ from pathlib import Path
 
 import numpy as np
 
-from .features import ADDED_WEIGHTS, N_WEIGHTS, PORTFOLIO, TABLE_ROWS, W_FADE, WEIGHT_NAMES
+from .features import (
+    ADDED_WEIGHTS,
+    N_WEIGHTS,
+    PORTFOLIO,
+    SHAPE_WEIGHTS,
+    TABLE_ROWS,
+    W_KNEE,
+    W_SLOPE,
+    WEIGHT_NAMES,
+)
 
 KIND = "ora-solve evaluation weights"
 FORMAT = 1
@@ -209,10 +218,12 @@ def group_weightings(variant: str, portfolio: list[np.ndarray], seed: int,
     a seeded draw from the ``GROUP_POOL`` best for any other seed, so two seeds search
     different plans. With more groups than entries the choice wraps around."""
     means = HAND_SET_MEANS.get(variant)
+    values = [i for i in range(N_WEIGHTS) if i not in (W_KNEE, W_SLOPE)]  # the stock's shape
+    # is the variant's (``STOCK_SHAPE``), not the weighting's
 
     def rank(i: int) -> float:
         for k, w in enumerate(PORTFOLIO):
-            if means is not None and np.array_equal(portfolio[i], w):
+            if means is not None and np.array_equal(portfolio[i][values], w[values]):
                 return -means[k]
         return -math.inf  # not hand-set (a tuned or given weighting): before them all
 
@@ -229,13 +240,31 @@ def perturbed(w, sigma: float, seed) -> np.ndarray:
     """``w`` (a vector or a flattened table by round) with each weight scaled by
     exp(``sigma`` N(0,1)) drawn from ``seed`` (an int or a sequence of them): one factor per
     weight for every round, so a perturbation shifts which plan it values, not when; a
-    vector's fading exponent is kept."""
+    vector's fading exponent and the stock's knee and slope are kept."""
     w = np.asarray(w, dtype=np.float64)
     factor = np.exp(sigma * np.random.default_rng(seed).standard_normal(N_WEIGHTS))
-    factor[W_FADE] = 1.0
+    factor[list(SHAPE_WEIGHTS)] = 1.0
     if w.size == N_WEIGHTS:
         return w * factor
     return (w.reshape(TABLE_ROWS, N_WEIGHTS) * factor).ravel()
+
+
+#: The stock's shape (``stock_knee``, ``stock_slope``) of a variant's default weightings,
+#: given to each that has none of its own. Ireland's: above 15 tiles of a good each tile counts
+#: half. Ireland's groups under 100M children scored 522.00 with it on tuning seeds 3-6 against
+#: 505.50, 513.75 against 508.25 on held-out seeds 7-10, and under 400M 538.00 against 526.75
+#: (docs/experiments.md, 2026-12-07, nineteenth session). France's stay linear: not measured.
+STOCK_SHAPE = {"ireland": (15.0, 0.5)}
+
+
+def with_stock_shape(variant: str, w: np.ndarray) -> np.ndarray:
+    """``w`` with ``variant``'s ``STOCK_SHAPE`` if it has a shape and ``w`` has no knee."""
+    shape = STOCK_SHAPE.get(variant)
+    if shape is None or w[W_KNEE] > 0:
+        return w
+    out = np.array(w, dtype=np.float64)
+    out[W_KNEE], out[W_SLOPE] = shape
+    return out
 
 
 def default_portfolio(variant: str) -> list[np.ndarray]:
@@ -243,11 +272,13 @@ def default_portfolio(variant: str) -> list[np.ndarray]:
     the hand-set portfolio (evaluation.PORTFOLIO); without tuned defaults, the hand-set
     weightings best first by ``HAND_SET_MEANS``, so the probe, the first group and the
     polish run the best-measured one (France: entry 8, 450.25, instead of entry 0, 379.62;
-    docs/experiments.md, 2026-12-04)."""
+    docs/experiments.md, 2026-12-04). Each has the variant's ``STOCK_SHAPE``."""
     w = tuned_default(variant)
     if w is not None:
-        return portfolio_with(w.values)
-    return [PORTFOLIO[i].copy() for i in hand_set_order(variant)]
+        pf = portfolio_with(w.values)
+    else:
+        pf = [PORTFOLIO[i].copy() for i in hand_set_order(variant)]
+    return [with_stock_shape(variant, p) for p in pf]
 
 
 # ===== weightings by round (fit.py) ==============================================================
@@ -264,13 +295,14 @@ def table_to_named(table) -> dict[str, list[float]]:
 def table_from_named(named, where: str) -> np.ndarray:
     """The flattened table of a {name: [value by round]} mapping (WeightsError naming what
     is wrong)."""
-    if not isinstance(named, dict) or sorted(named) != sorted(WEIGHT_NAMES):
+    if not isinstance(named, dict) or sorted(named | {n: 0 for n in ADDED_WEIGHTS}) != sorted(
+            WEIGHT_NAMES):
         got = sorted(named) if isinstance(named, dict) else type(named).__name__
         raise WeightsError(f"{where}: 'by_round' must name the {N_WEIGHTS} weights "
                            f"({', '.join(WEIGHT_NAMES)}), not {got}")
     t = np.zeros((TABLE_ROWS, N_WEIGHTS))
     for i, n in enumerate(WEIGHT_NAMES):
-        col = named[n]
+        col = named[n] if n in named else [ADDED_WEIGHTS[n]] * TABLE_ROWS
         if not isinstance(col, list) or len(col) != TABLE_ROWS:
             raise WeightsError(f"{where}: 'by_round' {n!r} must list {TABLE_ROWS} values "
                                f"(rounds 0-{TABLE_ROWS - 1})")
