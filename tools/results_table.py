@@ -177,10 +177,15 @@ def short_commit(commit: str) -> str:
 
 def run_day(path: pathlib.Path, record: dict) -> str:
     """The day a record was run: its own date field if it has one, else the day git first
-    added the file, else (a new record, not yet committed) the day the file was written."""
+    added the file, else (a new record, not yet committed) the day the file was written. A
+    new record is never dated by git: its name may have been another record's before."""
     for key in DAY_FIELDS:
         if isinstance(record.get(key), str) and re.match(r"\d{4}-\d\d-\d\d", record[key]):
             return record[key][:10]
+    tracked = subprocess.run(["git", "ls-files", "--error-unmatch", str(path)], cwd=path.parent,
+                             capture_output=True).returncode == 0
+    if not tracked:
+        return datetime.date.fromtimestamp(path.stat().st_mtime).isoformat()
     added = subprocess.run(["git", "log", "--diff-filter=A", "--format=%ad", "--date=short",
                             "--", str(path)], cwd=path.parent, capture_output=True,
                            text=True).stdout.split()

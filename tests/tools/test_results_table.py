@@ -109,3 +109,25 @@ def test_every_results_path_named_in_readme_and_docs_exists():
         if not list(base.glob(pattern)) and not (base / pattern).exists():
             missing.append(f"{where}: {text}")
     assert not missing, "paths under results/ that name no file:\n" + "\n".join(missing)
+
+
+def test_a_new_record_under_a_name_used_before_is_dated_by_its_file_not_by_git(tmp_path):
+    """Regression: a new record, not yet committed, named like a record git added days
+    before (results/ireland-t60-seed0-2.json, filed away since) took that record's day."""
+    import os
+    import subprocess
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q")
+    old = tmp_path / "ireland-t60-seed0-2.json"
+    old.write_text("{}")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "old",
+        "--date=2026-12-02T12:00:00")
+    git("rm", "-q", old.name)
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "moved")
+    old.write_text("{}")  # a new run under the free name
+    os.utime(old, (1796644800, 1796644800))  # 2026-12-07 (UTC noon)
+    assert T.run_day(old, {}) == "2026-12-07"
