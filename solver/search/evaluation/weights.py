@@ -295,14 +295,15 @@ def table_to_named(table) -> dict[str, list[float]]:
 def table_from_named(named, where: str) -> np.ndarray:
     """The flattened table of a {name: [value by round]} mapping (WeightsError naming what
     is wrong)."""
-    if not isinstance(named, dict) or sorted(named | {n: 0 for n in ADDED_WEIGHTS}) != sorted(
-            WEIGHT_NAMES):
-        got = sorted(named) if isinstance(named, dict) else type(named).__name__
+    got = sorted(named) if isinstance(named, dict) else type(named).__name__
+    if isinstance(named, dict):  # as from_named: a weight added later reads as its old value
+        named = {n: [v] * TABLE_ROWS for n, v in ADDED_WEIGHTS.items() if n not in named} | named
+    if not isinstance(named, dict) or sorted(named) != sorted(WEIGHT_NAMES):
         raise WeightsError(f"{where}: 'by_round' must name the {N_WEIGHTS} weights "
                            f"({', '.join(WEIGHT_NAMES)}), not {got}")
     t = np.zeros((TABLE_ROWS, N_WEIGHTS))
     for i, n in enumerate(WEIGHT_NAMES):
-        col = named[n] if n in named else [ADDED_WEIGHTS[n]] * TABLE_ROWS
+        col = named[n]
         if not isinstance(col, list) or len(col) != TABLE_ROWS:
             raise WeightsError(f"{where}: 'by_round' {n!r} must list {TABLE_ROWS} values "
                                f"(rounds 0-{TABLE_ROWS - 1})")
