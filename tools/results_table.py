@@ -176,9 +176,10 @@ def short_commit(commit: str) -> str:
 
 
 def run_day(path: pathlib.Path, record: dict) -> str:
-    """The day a record was run: its own date field if it has one, else the day git first
-    added the file, else (a new record, not yet committed) the day the file was written. A
-    new record is never dated by git: its name may have been another record's before."""
+    """The day a record was run: its own date field if it has one, else the day of the last
+    commit that changed the file, else (a new record, not yet committed) the day the file was
+    written. A record's name may have been another record's before, so neither the day git
+    first added the name nor git's history of a new, uncommitted record dates it."""
     for key in DAY_FIELDS:
         if isinstance(record.get(key), str) and re.match(r"\d{4}-\d\d-\d\d", record[key]):
             return record[key][:10]
@@ -186,11 +187,13 @@ def run_day(path: pathlib.Path, record: dict) -> str:
                              capture_output=True).returncode == 0
     if not tracked:
         return datetime.date.fromtimestamp(path.stat().st_mtime).isoformat()
-    added = subprocess.run(["git", "log", "--diff-filter=A", "--format=%ad", "--date=short",
-                            "--", str(path)], cwd=path.parent, capture_output=True,
-                           text=True).stdout.split()
-    if added:
-        return added[-1]  # the first time it was added
+    changed = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", str(path)],
+                             cwd=path.parent, capture_output=True).returncode != 0
+    last = subprocess.run(["git", "log", "-1", "--format=%ad", "--date=short", "--",
+                           str(path)], cwd=path.parent, capture_output=True,
+                          text=True).stdout.split()
+    if last and not changed:
+        return last[0]  # the commit that brought this record under its name
     return datetime.date.fromtimestamp(path.stat().st_mtime).isoformat()
 
 

@@ -3,12 +3,12 @@ script's filing rule (best per variant, budget and seed on top, the rest in runs
 
 from __future__ import annotations
 
+import datetime
 import importlib.util
 import json
 import re
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "results"
@@ -131,3 +131,32 @@ def test_a_new_record_under_a_name_used_before_is_dated_by_its_file_not_by_git(t
     old.write_text("{}")  # a new run under the free name
     os.utime(old, (1796644800, 1796644800))  # 2026-12-07 (UTC noon)
     assert T.run_day(old, {}) == "2026-12-07"
+
+
+def test_a_committed_record_that_replaced_another_under_its_name_is_dated_by_its_commit(
+        tmp_path):
+    """Regression: ireland-t600-seed0.json (527, f4e1a64), committed on 2026-12-06 in place of
+    an older record of that name, was filed under runs/2026-12-01-f4e1a64/, the day git first
+    added the name."""
+    import subprocess
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    def commit(message, day):
+        git("add", ".")
+        git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message,
+            f"--date={day}T12:00:00")
+
+    git("init", "-q")
+    record = tmp_path / "ireland-t600-seed0.json"
+    record.write_text('{"score": 517}')
+    commit("first", "2026-12-01")
+    record.write_text('{"score": 527}')  # a better run takes the name
+    commit("replaced", "2026-12-06")
+    (tmp_path / "other.txt").write_text("later work")
+    commit("later", "2026-12-07")
+    assert T.run_day(record, {}) == "2026-12-06"
+    record.write_text('{"score": 552}')  # replaced again, not yet committed: the file's day
+    assert T.run_day(record, {}) == datetime.date.fromtimestamp(
+        record.stat().st_mtime).isoformat()
