@@ -183,16 +183,15 @@ def run_day(path: pathlib.Path, record: dict) -> str:
     for key in DAY_FIELDS:
         if isinstance(record.get(key), str) and re.match(r"\d{4}-\d\d-\d\d", record[key]):
             return record[key][:10]
-    tracked = subprocess.run(["git", "ls-files", "--error-unmatch", str(path)], cwd=path.parent,
-                             capture_output=True).returncode == 0
-    if not tracked:
-        return datetime.date.fromtimestamp(path.stat().st_mtime).isoformat()
-    changed = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", str(path)],
-                             cwd=path.parent, capture_output=True).returncode != 0
-    last = subprocess.run(["git", "log", "-1", "--format=%ad", "--date=short", "--",
-                           str(path)], cwd=path.parent, capture_output=True,
-                          text=True).stdout.split()
-    if last and not changed:
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", *args, "--", str(path)], cwd=path.parent,
+                              capture_output=True, text=True)
+
+    # as committed: not untracked, ignored, staged or changed since HEAD
+    status = git("status", "--porcelain", "--ignored")
+    last = (git("log", "-1", "--format=%ad", "--date=short").stdout.split()
+            if status.returncode == 0 and not status.stdout else [])
+    if last:
         return last[0]  # the commit that brought this record under its name
     return datetime.date.fromtimestamp(path.stat().st_mtime).isoformat()
 

@@ -7,8 +7,8 @@ import datetime
 import importlib.util
 import json
 import re
+import subprocess
 from pathlib import Path
-
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "results"
@@ -111,23 +111,28 @@ def test_every_results_path_named_in_readme_and_docs_exists():
     assert not missing, "paths under results/ that name no file:\n" + "\n".join(missing)
 
 
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+
+
+def _commit(repo: Path, message: str, day: str) -> None:
+    """Commit everything in ``repo`` dated ``day`` (YYYY-MM-DD, noon)."""
+    _git(repo, "add", "-A")
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message,
+         f"--date={day}T12:00:00")
+
+
 def test_a_new_record_under_a_name_used_before_is_dated_by_its_file_not_by_git(tmp_path):
     """Regression: a new record, not yet committed, named like a record git added days
     before (results/ireland-t60-seed0-2.json, filed away since) took that record's day."""
     import os
-    import subprocess
 
-    def git(*args):
-        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
-
-    git("init", "-q")
+    _git(tmp_path, "init", "-q")
     old = tmp_path / "ireland-t60-seed0-2.json"
     old.write_text("{}")
-    git("add", ".")
-    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "old",
-        "--date=2026-12-02T12:00:00")
-    git("rm", "-q", old.name)
-    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "moved")
+    _commit(tmp_path, "old", "2026-12-02")
+    _git(tmp_path, "rm", "-q", old.name)
+    _commit(tmp_path, "moved", "2026-12-03")
     old.write_text("{}")  # a new run under the free name
     os.utime(old, (1796644800, 1796644800))  # 2026-12-07 (UTC noon)
     assert T.run_day(old, {}) == "2026-12-07"
@@ -138,24 +143,14 @@ def test_a_committed_record_that_replaced_another_under_its_name_is_dated_by_its
     """Regression: ireland-t600-seed0.json (527, f4e1a64), committed on 2026-12-06 in place of
     an older record of that name, was filed under runs/2026-12-01-f4e1a64/, the day git first
     added the name."""
-    import subprocess
-
-    def git(*args):
-        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
-
-    def commit(message, day):
-        git("add", ".")
-        git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message,
-            f"--date={day}T12:00:00")
-
-    git("init", "-q")
+    _git(tmp_path, "init", "-q")
     record = tmp_path / "ireland-t600-seed0.json"
     record.write_text('{"score": 517}')
-    commit("first", "2026-12-01")
+    _commit(tmp_path, "first", "2026-12-01")
     record.write_text('{"score": 527}')  # a better run takes the name
-    commit("replaced", "2026-12-06")
+    _commit(tmp_path, "replaced", "2026-12-06")
     (tmp_path / "other.txt").write_text("later work")
-    commit("later", "2026-12-07")
+    _commit(tmp_path, "later", "2026-12-07")
     assert T.run_day(record, {}) == "2026-12-06"
     record.write_text('{"score": 552}')  # replaced again, not yet committed: the file's day
     assert T.run_day(record, {}) == datetime.date.fromtimestamp(
