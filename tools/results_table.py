@@ -55,7 +55,8 @@ How the records are filed:
   `n<N>` for node budgets). Two records stay whatever scores better, with their lines, because
   examples in README.md, docs/ and the tests use their rounds: `ireland-beam2000-seed0.json`
   and `france-beam2000-seed0.json`.
-- `runs/<day>-<commit>/` holds every other run: the day it ran and the short commit of the
+- `runs/<day>-<commit>/` holds every other run: the day it ran (the record's `date`; a
+  record from before that field, the day of its code's commit) and the short commit of the
   code that ran it (the record's `commit` field), each under its plain name.
 - A new search writes its record at the top, under the plain name or, if that is taken, the
   first free name after it (`-2`, `-3`, ...). `python tools/results_table.py --file` files it
@@ -176,20 +177,28 @@ def short_commit(commit: str) -> str:
 
 
 def run_day(path: pathlib.Path, record: dict) -> str:
-    """The day a record was run: its own date field if it has one, else the day of the last
-    commit that changed the file, else (a new record, not yet committed) the day the file was
-    written. A record's name may have been another record's before, so neither the day git
-    first added the name nor git's history of a new, uncommitted record dates it."""
+    """The day a record was run: its own date field (records written since 2026-12-07 have
+    one); else the day of the code commit its ``commit`` field names, the first day it can
+    have run and the day every older record in runs/ is filed under; else (a commit git does
+    not know) the day of the last commit that changed the file, or for a record not committed
+    as it is, the day the file was written. Neither the file's history nor its name dates an
+    older record: later commits rewrote records (format changes) and a name may have been
+    another record's before."""
     for key in DAY_FIELDS:
         if isinstance(record.get(key), str) and re.match(r"\d{4}-\d\d-\d\d", record[key]):
             return record[key][:10]
-    def git(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["git", *args, "--", str(path)], cwd=path.parent,
-                              capture_output=True, text=True)
 
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", *args], cwd=path.parent, capture_output=True, text=True)
+
+    code = str(record.get("commit", "")).removesuffix("-dirty")
+    if re.fullmatch(r"[0-9a-f]{7,40}", code):
+        day = git("log", "-1", "--format=%ad", "--date=short", code, "--").stdout.split()
+        if day:
+            return day[0]
     # as committed: not untracked, ignored, staged or changed since HEAD
-    status = git("status", "--porcelain", "--ignored")
-    last = (git("log", "-1", "--format=%ad", "--date=short").stdout.split()
+    status = git("status", "--porcelain", "--ignored", "--", str(path))
+    last = (git("log", "-1", "--format=%ad", "--date=short", "--", str(path)).stdout.split()
             if status.returncode == 0 and not status.stdout else [])
     if last:
         return last[0]  # the commit that brought this record under its name

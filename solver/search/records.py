@@ -20,6 +20,7 @@ took it, with the text for the command to print).
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import platform
@@ -117,13 +118,15 @@ def make_record(*, command: str, variant: str, algorithm: str, params: dict, see
                 stages: list[dict] | None = None, commit: str | None = None) -> dict:
     """Build a results record (verifies nothing; see verify_record). ``stages`` is the
     search's own account of its stages (beam: each group and polish restart with its score);
-    ``commit``: the code's commit when the search started (default: the current one)."""
+    ``commit``: the code's commit when the search started (default: the current one). Its
+    ``date`` (UTC, when the record was made) is the day results/ files the run under."""
     total, goods, economic, dwelling = (int(v) for v in score)
     return {
         "kind": KIND,
         "format": FORMAT,
         "command": command,
         "commit": git_commit(CODE) if commit is None else commit,
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "versions": versions(),
         "variant": variant,
         "profile": RULEBOOK.name,

@@ -31,7 +31,7 @@ def test_solo_cli_writes_a_record_that_replays(tmp_path):
     assert res.exit_code == 0, res.output
     rec = json.loads(res.output)
     assert json.loads(out.read_text()) == rec
-    for key in ("command", "commit", "versions", "profile", "profile_fields", "parameters",
+    for key in ("command", "commit", "date", "versions", "profile", "profile_fields", "parameters",
                 "seed", "nodes", "wall_seconds", "score", "line", "rounds"):
         assert key in rec
     res = CliRunner().invoke(main, ["replay", str(out)])

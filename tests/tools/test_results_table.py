@@ -155,3 +155,23 @@ def test_a_committed_record_that_replaced_another_under_its_name_is_dated_by_its
     record.write_text('{"score": 552}')  # replaced again, not yet committed: the file's day
     assert T.run_day(record, {}) == datetime.date.fromtimestamp(
         record.stat().st_mtime).isoformat()
+
+
+def test_a_record_rewritten_by_a_later_commit_is_dated_by_its_code_commit(tmp_path):
+    """Regression: france-beam100-seed0.json (run at a 2026-11-29 commit) would have been
+    dated 2026-11-30, the day a format change rewrote it, by the last commit that changed
+    the file."""
+    _git(tmp_path, "init", "-q")
+    (tmp_path / "code.py").write_text("search = 1")
+    _commit(tmp_path, "the code", "2026-11-29")
+    code = subprocess.run(["git", "rev-parse", "HEAD"], cwd=tmp_path, capture_output=True,
+                          text=True, check=True).stdout.strip()
+    record = tmp_path / "france-beam100-seed0.json"
+    for body, day in (({"commit": code, "score": 450}, "2026-11-29"),
+                      ({"commit": code, "score": 450, "rounds": []}, "2026-11-30")):
+        record.write_text(json.dumps(body))  # run, then rewritten by a format change
+        _commit(tmp_path, "record", day)
+    assert T.run_day(record, json.loads(record.read_text())) == "2026-11-29"
+    dirty = {"commit": code[:7] + "-dirty"}  # run on an edited tree of that commit
+    assert T.run_day(record, dirty) == "2026-11-29"
+    assert T.run_day(record, dirty | {"date": "2026-12-08T09:30:00+00:00"}) == "2026-12-08"
