@@ -20,7 +20,7 @@ from solver.search.beam.run import layer, run_beam
 from solver.search.beam.stages import MAX_GROUPS
 from solver.search.common import state_hash
 from solver.search.evaluation.features import PORTFOLIO, evaluate
-from solver.search.evaluation.weights import default_portfolio, group_weightings
+from solver.search.evaluation.weights import default_portfolio, group_portfolio, group_weightings
 from tests.search.helpers import assert_replays
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
@@ -122,7 +122,7 @@ def test_a_fixed_width_beam_runs_six_groups_chosen_as_the_timed_search_does():
     e = FastEngine("ireland")
     line = json.loads((RESULTS / "ireland-beam2000-seed0.json").read_text())["line"]
     start = state_at_round(e, line, 30)
-    pf = default_portfolio("ireland")
+    pf = group_portfolio("ireland")
     runs = {s: beam_search("ireland", 900, seed=s, start=start) for s in (1, 2)}
     groups = {s: [t["weighting"] for t in r.trace if t["stage"] == "group"]
               for s, r in runs.items()}

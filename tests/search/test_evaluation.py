@@ -254,3 +254,23 @@ def test_irelands_default_weightings_bend_their_stock_and_keep_their_groups():
     for seed in (0, 1, 7):
         assert group_weightings("ireland", pf, seed, 6) == group_weightings(
             "ireland", linear, seed, 6)
+
+
+def test_irelands_groups_run_its_leader_without_the_stock_shape_second_on_every_seed():
+    """weights.group_portfolio: Ireland's groups add the leader with a linear stock right
+    after the shaped one, and group_weightings runs it as group 1 whatever the seed, the
+    other groups drawn as without it; France (no stock shape) has no twin."""
+    from solver.search.evaluation.weights import group_portfolio
+
+    shaped, pf = default_portfolio("ireland"), group_portfolio("ireland")
+    assert len(pf) == len(shaped) + 1 and pf[1][E.W_KNEE] == 0 and pf[0][E.W_KNEE] > 0
+    values = [i for i in range(E.N_WEIGHTS) if i not in (E.W_KNEE, E.W_SLOPE)]
+    assert np.array_equal(pf[1][values], pf[0][values])
+    assert all(np.array_equal(a, b) for a, b in zip(pf[2:], shaped[1:]))
+    for seed in (0, 1, 3, 7):
+        chosen = group_weightings("ireland", pf, seed, 6)
+        assert chosen[:2] == [0, 1] and 1 not in chosen[2:]
+        assert chosen[2:] == [i + 1 for i in group_weightings("ireland", shaped, seed, 5)[1:]]
+    assert all(np.array_equal(a, b)
+               for a, b in zip(group_portfolio("france"), default_portfolio("france")))
+    assert len(group_portfolio("france")) == len(default_portfolio("france"))

@@ -18,7 +18,7 @@ from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
 from ..common import SearchResult
-from ..evaluation.weights import default_portfolio, fitted_default, group_weightings, perturbed
+from ..evaluation.weights import fitted_default, group_portfolio, group_weightings, perturbed
 from .expansion import KEEP_PER_PARENT
 from .run import run_beam, state_at_round, wide_start
 
@@ -80,7 +80,7 @@ def search_shape(variant: str, width: int, weightings: int | None = None) -> tup
     groups'. A narrower search is not polished (it would cost several times as much)."""
     if weightings is None and fitted_default(variant) is not None:
         return 1, 1 if width >= POLISHED_WIDTH else 0
-    n = len(default_portfolio(variant)) if weightings is None else weightings
+    n = len(group_portfolio(variant)) if weightings is None else weightings
     groups = group_count(width, n)
     return groups, POLISH_LINES if groups > 1 else 0
 
@@ -114,10 +114,11 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     1. **Strategy groups.** The beam is split into at most ``MAX_GROUPS`` groups of at least
        ``GROUP_WIDTH`` states, each steered by its own weighting, chosen as in the timed
        search (``weights.group_weightings``: the leader, then the best-measured
-       weightings for seed 0 or a seeded draw from them). The weightings favour different
-       plans, and which plan wins is hard to tell early, so the groups keep many plans
-       alive; six wider groups beat one group of 100 per weighting (docs/experiments.md,
-       2026-12-04).
+       weightings for seed 0 or a seeded draw from them), from ``weights.group_portfolio``:
+       in Ireland the leader also runs without the stock's shape, as group 1. The
+       weightings favour different plans, and which plan wins is hard to tell early, so the
+       groups keep many plans alive; six wider groups beat one group of 100 per weighting
+       (docs/experiments.md, 2026-12-04).
     2. **Endgame polish.** From the ``POLISH_LINES`` best distinct lines of stage 1, a single
        beam of ``POLISH_SHARE`` x ``width`` restarts at each round of ``polish_rounds``
        (France first from round 16, ``DEEP_ROUNDS``; then ``POLISH_ROUNDS``). In
@@ -141,7 +142,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     fraction of their time; its polish added 9.75 on seeds 3-6 (521.00 to 530.75), about
     what the same time buys as a wider beam (docs/experiments.md, 2026-12-06).
     ``portfolio`` gives the groups' weightings in order (group i: entry i mod len; a polish
-    chain: its group's) instead of the default, ``weights.default_portfolio(variant)`` chosen by
+    chain: its group's) instead of the default, ``weights.group_portfolio(variant)`` chosen by
     ``group_weightings``.
     ``stop`` (a callable) ends the search at the next layer once it returns true: the stage
     under way finishes its best state greedily and the stages after it are skipped.
@@ -158,7 +159,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                         start=start)
     table = fitted_default(variant) if portfolio is None else None
     pf = ([table.values] if table is not None else portfolio if portfolio is not None
-          else default_portfolio(variant))
+          else group_portfolio(variant))
     groups, lines = search_shape(variant, width, None if portfolio is None else len(pf))
     chosen = (group_weightings(variant, pf, seed, groups) if portfolio is None
               else [i % len(pf) for i in range(groups)])

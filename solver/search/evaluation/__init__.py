@@ -5,7 +5,7 @@
   (``WEIGHT_NAMES``, the ``W_*`` indices).
 * ``weights``: weights files (``load``), the tuned defaults in ``tuned/<variant>.json``
   (package data) and the portfolio a search starts from (``default_portfolio``,
-  ``group_weightings``).
+  ``group_portfolio``, ``group_weightings``).
 * ``tune``: ``ora-solve tune``, the weight tuner (cross-entropy method, evolution strategy).
 * ``settings``: what one tuning run does and its defaults (no NumPy: the CLI reads them).
 """

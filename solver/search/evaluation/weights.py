@@ -213,10 +213,12 @@ def group_weightings(variant: str, portfolio: list[np.ndarray], seed: int,
     """Which entry of ``portfolio`` each of ``groups`` strategy groups runs.
 
     Group 0 runs the leader (entry 0: the tuned or given weights, else the best-measured
-    hand-set one). The others run the rest ranked by ``HAND_SET_MEANS`` (entries that are
-    not hand-set weightings first, in their order): the best ones in rank order for seed 0,
-    a seeded draw from the ``GROUP_POOL`` best for any other seed, so two seeds search
-    different plans. With more groups than entries the choice wraps around."""
+    hand-set one), and the next groups any entry that is the leader with another stock
+    shape (``group_portfolio``'s linear twin), whatever the seed. The others run the rest
+    ranked by ``HAND_SET_MEANS`` (entries that are not hand-set weightings first, in their
+    order): the best ones in rank order for seed 0, a seeded draw from the ``GROUP_POOL``
+    best for any other seed, so two seeds search different plans. With more groups than
+    entries the choice wraps around."""
     means = HAND_SET_MEANS.get(variant)
     values = [i for i in range(N_WEIGHTS) if i not in (W_KNEE, W_SLOPE)]  # the stock's shape
     # is the variant's (``STOCK_SHAPE``), not the weighting's
@@ -228,11 +230,13 @@ def group_weightings(variant: str, portfolio: list[np.ndarray], seed: int,
         return -math.inf  # not hand-set (a tuned or given weighting): before them all
 
     rest = sorted(range(1, len(portfolio)), key=lambda i: (rank(i), i))
+    twins = [i for i in rest if np.array_equal(portfolio[i][values], portfolio[0][values])]
+    rest = [i for i in rest if i not in twins]
     if seed != 0 and len(rest) > 1:
         pool = rest[:GROUP_POOL]
         order = np.random.default_rng([seed, 0x6F7261]).permutation(len(pool))
         rest = [pool[j] for j in order] + rest[GROUP_POOL:]
-    chosen = [0] + rest
+    chosen = [0] + twins + rest
     return [chosen[i % len(chosen)] for i in range(groups)]
 
 
@@ -274,12 +278,32 @@ def default_portfolio(variant: str) -> list[np.ndarray]:
     weightings best first by ``HAND_SET_MEANS``, so the probe, the first group and the
     polish run the best-measured one (France: entry 8, 450.25, instead of entry 0, 379.62;
     docs/experiments.md, 2026-12-04). Each has the variant's ``STOCK_SHAPE``."""
+    return [with_stock_shape(variant, p) for p in _unshaped_portfolio(variant)]
+
+
+def _unshaped_portfolio(variant: str) -> list[np.ndarray]:
+    """``default_portfolio`` before the variant's ``STOCK_SHAPE``."""
     w = tuned_default(variant)
     if w is not None:
-        pf = portfolio_with(w.values)
-    else:
-        pf = [PORTFOLIO[i].copy() for i in hand_set_order(variant)]
-    return [with_stock_shape(variant, p) for p in pf]
+        return portfolio_with(w.values)
+    return [PORTFOLIO[i].copy() for i in hand_set_order(variant)]
+
+
+def group_portfolio(variant: str) -> list[np.ndarray]:
+    """The weightings a fixed-width beam's strategy groups draw from: ``default_portfolio``,
+    and for a variant with a ``STOCK_SHAPE`` its leader also without it (linear), second, so
+    that a group plays the plans the shape gives up (``group_weightings`` runs it as group 1
+    on every seed). Ireland's shape won in the timed groups and lost at fixed width 2000,
+    where every tuning seed's line had come from the linear leader's group: with the twin,
+    width 2000 scored 537.00 on seeds 3-6 (531.25 shaped alone, 538.00 linear alone). The
+    timed schedule keeps ``default_portfolio``: there the twin moved the means by +3.50 and
+    +1.50 at 100M children (seeds 3-6, 7-10) and -4.75 at 400M (docs/experiments.md,
+    2026-12-07, twenty-first session)."""
+    pf = default_portfolio(variant)
+    linear = _unshaped_portfolio(variant)[0]
+    if variant not in STOCK_SHAPE or linear[W_KNEE] > 0:
+        return pf
+    return [pf[0], np.array(linear, dtype=np.float64)] + pf[1:]
 
 
 # ===== weightings by round (fit.py) ==============================================================
