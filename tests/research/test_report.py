@@ -149,6 +149,16 @@ def test_a_line_page_holds_every_round_replayed():
     assert page.lines[0]["terminal"] and page.lines[0]["error"] is None
 
 
+def test_a_line_page_names_the_day_its_record_was_made_when_it_has_one():
+    data = json.loads(LINE.read_text())
+    assert "date" not in data  # a record from before the field: no row for it
+    assert "date" not in dict(R.build(data, str(LINE)).data["provenance"])
+    data["date"] = "2026-12-07T15:23:42+00:00"
+    rows = R.build(data, str(LINE)).data["provenance"]
+    assert [k for k, _ in rows][:3] == ["command", "commit", "date"]
+    assert dict(rows)["date"] == data["date"]
+
+
 def test_a_full_line_report_is_small_and_quick(tmp_path):
     out = tmp_path / "full.html"
     start = time.perf_counter()

@@ -93,8 +93,8 @@ def line_page(data: dict, source: str, workers: int = 1) -> Page:
                      f"(solver.rules) when this page was written, {_now()}: {message}.")
     page.data = {"source": source, "variant": variant, "score": data["score"], "ok": ok,
                  "provenance": provenance(data, (
-                     "command", "commit", "versions", "variant", "profile", "algorithm",
-                     "parameters", "seed", "nodes", "wall_seconds", "score")),
+                     "command", "commit", "date", "versions", "variant", "profile",
+                     "algorithm", "parameters", "seed", "nodes", "wall_seconds", "score")),
                  "stages": data.get("stages", [])}
     return page
 
