@@ -33,6 +33,7 @@ from .evaluation.weights import (
     LEADS_PORTFOLIO,
     default_portfolio,
     fitted_default,
+    group_portfolio,
     portfolio_with,
     to_named,
     tuned_default,
@@ -106,13 +107,20 @@ class SoloJob:
         # the timed schedule's single beam runs the leader alone (schedule.SINGLE_BEAM)
         alone = (self.algorithm == "beam" and self.width is None
                  and single_weighting(self.variant) is not None)
+        # a fixed-width beam's groups run weights.group_portfolio: its stages' weighting 1
+        # is the leader without the stock's shape where the variant has one
+        twin = (self.algorithm == "beam" and self.width is not None
+                and len(group_portfolio(self.variant)) > len(default_portfolio(self.variant))
+                and search_shape(self.variant, self.width)[0] > 1)
+        also = ("; group 1 (the stages' weighting 1) runs it without the stock's shape"
+                if twin else "")
         tuned = tuned_default(self.variant)
         if tuned is not None:  # its values as the search ran them: with the stock's shape
             return tuned.describe() | {
                 "values": to_named(with_stock_shape(self.variant, tuned.values)),
-                "role": "package default, " + (only if alone else LEADS_PORTFOLIO)}
+                "role": "package default, " + (only if alone else LEADS_PORTFOLIO) + also}
         return {"file": None, "role": "hand-set portfolio (evaluation.PORTFOLIO)" + (
-                    ", its leader alone" if alone else ""),
+                    ", its leader alone" if alone else "") + also,
                 "values": to_named(default_portfolio(self.variant)[0])}
 
     @property

@@ -130,6 +130,10 @@ def test_a_record_names_the_table_its_beam_ran_under(monkeypatch):
     assert "by_round_sha256" not in mcts and len(mcts["values"]) == N_WEIGHTS
     assert "leads the portfolio" in SoloJob("ireland", time_limit=60.0).weights_used()["role"]
     assert "leads the portfolio" in SoloJob("ireland", width=2000).weights_used()["role"]
+    # the fixed-width groups' linear twin (weights.group_portfolio), not the timed schedule's
+    assert "without the stock's shape" in SoloJob("ireland", width=2000).weights_used()["role"]
+    assert "without the stock" not in SoloJob("ireland", time_limit=60.0).weights_used()["role"]
+    assert "without the stock" not in SoloJob("ireland", width=100).weights_used()["role"]
     from solver.search.beam import schedule
 
     monkeypatch.setattr(schedule, "SINGLE_BEAM", ("ireland",))  # empty now
