@@ -33,7 +33,7 @@ from .evaluation.weights import (
     LEADS_PORTFOLIO,
     default_portfolio,
     fitted_default,
-    group_portfolio,
+    has_linear_twin,
     portfolio_with,
     to_named,
     tuned_default,
@@ -110,8 +110,7 @@ class SoloJob:
         # a fixed-width beam's groups run weights.group_portfolio: its stages' weighting 1
         # is the leader without the stock's shape where the variant has one
         twin = (self.algorithm == "beam" and self.width is not None
-                and len(group_portfolio(self.variant)) > len(default_portfolio(self.variant))
-                and search_shape(self.variant, self.width)[0] > 1)
+                and has_linear_twin(self.variant) and search_shape(self.variant, self.width)[0] > 1)
         also = ("; group 1 (the stages' weighting 1) runs it without the stock's shape"
                 if twin else "")
         tuned = tuned_default(self.variant)

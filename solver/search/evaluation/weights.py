@@ -300,10 +300,15 @@ def group_portfolio(variant: str) -> list[np.ndarray]:
     +1.50 at 100M children (seeds 3-6, 7-10) and -4.75 at 400M (docs/experiments.md,
     2026-12-07, twenty-first session)."""
     pf = default_portfolio(variant)
-    linear = _unshaped_portfolio(variant)[0]
-    if variant not in STOCK_SHAPE or linear[W_KNEE] > 0:
+    if not has_linear_twin(variant):
         return pf
-    return [pf[0], np.array(linear, dtype=np.float64)] + pf[1:]
+    return [pf[0], np.array(_unshaped_portfolio(variant)[0], dtype=np.float64)] + pf[1:]
+
+
+def has_linear_twin(variant: str) -> bool:
+    """Whether ``group_portfolio`` adds the leader without the stock's shape: the variant has
+    a ``STOCK_SHAPE`` and its leader no knee of its own."""
+    return variant in STOCK_SHAPE and _unshaped_portfolio(variant)[0][W_KNEE] == 0
 
 
 # ===== weightings by round (fit.py) ==============================================================
