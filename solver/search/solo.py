@@ -31,6 +31,7 @@ from .beam.schedule import single_weighting
 from .beam.stages import PERTURBED_PASSES, polish_plan, search_shape
 from .evaluation.weights import (
     LEADS_PORTFOLIO,
+    TABLE_TWIN_SHAPE,
     default_portfolio,
     fitted_default,
     has_linear_twin,
@@ -98,12 +99,22 @@ class SoloJob:
         only = "the beam's only weighting"
         table = fitted_default(self.variant) if self.algorithm == "beam" else None
         if table is not None:
-            # a beam too narrow to polish has no perturbed passes (stages.search_shape)
-            perturbed = (self.width is not None and PERTURBED_PASSES[self.variant] > 0
-                         and search_shape(self.variant, self.width)[1] > 0)
-            return table.describe() | {"role": "package default fitted table by round, " + (
-                "the beam's weighting; the polish's later passes run seeded perturbations "
-                "of it (the stages' 'perturbation')" if perturbed else only)}
+            # a beam too narrow to polish is alone and has no perturbed passes; a polished
+            # one runs weights.table_members, the table shaped as a second beam
+            groups, lines = (search_shape(self.variant, self.width) if self.width is not None
+                             else (1, 0))
+            if not lines:
+                return table.describe() | {"role": "package default fitted table by round, "
+                                                   + only}
+            role = "package default fitted table by round, the beam's weighting"
+            if groups > 1:
+                knee, slope = TABLE_TWIN_SHAPE[self.variant]
+                role += (f"; a second beam (the stages' weighting 1) runs it with the stock's "
+                         f"knee {knee:g} and slope {slope:g}")
+            if PERTURBED_PASSES[self.variant] > 0:
+                role += ("; the polish's later passes run seeded perturbations of each "
+                         "chain's (the stages' 'perturbation')")
+            return table.describe() | {"role": role}
         # the timed schedule's single beam runs the leader alone (schedule.SINGLE_BEAM)
         alone = (self.algorithm == "beam" and self.width is None
                  and single_weighting(self.variant) is not None)

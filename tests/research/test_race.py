@@ -132,10 +132,11 @@ def test_a_search_jobs_work_counts_the_polish_that_starts_at_two_groups():
     assert 5 < work(200) / work(100) < 6
     assert stages.beam_work("ireland", 200, 22, from_round=24) == 200 * 9 + 2 * 200 * (
         5 + 9 + 8 + 5)
-    # France's default: one beam, its line's restarts from 16, 28, 22, 25 and 28, then two
-    # perturbed passes from 16, 22, 25 and 28
-    assert stages.beam_work("france", 200) == 200 * 32 + 200 * (
+    # France's default: two beams of the whole width (the table and the table shaped), each
+    # line's restarts from 16, 28, 22, 25 and 28, then two perturbed passes from 16, 22, 25, 28
+    assert stages.beam_work("france", 200) == 2 * 200 * 32 + 2 * 200 * (
         (17 + 5 + 11 + 8 + 5) + 2 * (17 + 11 + 8 + 5))
+    assert stages.beam_work("france", 100) == 100 * 32  # narrower: the table's beam alone
 
 
 def test_the_hopeless_candidate_drops_in_the_first_round():

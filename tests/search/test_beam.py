@@ -132,25 +132,33 @@ def test_a_fixed_width_beam_runs_six_groups_chosen_as_the_timed_search_does():
     assert groups[1] != groups[2]
 
 
-def test_frances_fixed_width_beam_is_one_table_beam_then_its_polish(monkeypatch):
-    """France's default fixed-width search (a fitted table): one beam of the whole width under
-    the table, then its line's polish restarts at the whole width from France's rounds,
+def test_frances_fixed_width_beams_run_the_table_and_its_shaped_twin_then_their_polish(
+        monkeypatch):
+    """France's default fixed-width search (a fitted table): a beam of the whole width under
+    each of weights.table_members (the table, then the table with the stock's knee), then
+    each beam's line polished at the whole width under its own member from France's rounds,
     then the perturbed passes from PERTURBED_ROUNDS, each pass under its own perturbation,
-    never below the beam's line; narrower than POLISHED_WIDTH, the beam alone."""
+    never below the beam's line; narrower than POLISHED_WIDTH, one beam under the table."""
     monkeypatch.setattr(stages, "POLISHED_WIDTH", 4)
     r = beam_search("france", width=4, seed=1)
     beam = [t for t in r.trace if t["stage"] == "group"]
     polish = [t for t in r.trace if t["stage"] == "polish"]
-    assert len(beam) == 1 and beam[0]["width"] == 4 and beam[0]["weighting"] == 0
-    assert polish and all(t["width"] == 4 and t["weighting"] == 0 for t in polish)
-    assert polish[0]["from_round"] == 16  # France's chain restarts from round 16 first
+    assert [(t["width"], t["weighting"]) for t in beam] == [(4, 0), (4, 1)]
+    assert polish and all(t["width"] == 4 for t in polish)
+    assert {t["weighting"] for t in polish} == {0, 1}  # each chain under its own member
+    for wi in (0, 1):
+        chain = [t for t in polish if t["weighting"] == wi]
+        assert chain[0]["from_round"] == 16  # France's chains restart from round 16 first
+        passes = [t.get("perturbation", 0) for t in chain]
+        assert passes == sorted(passes) and set(passes) == {0, 1, 2}  # unless all skipped
+        # guided: no restart of a chain returns less than the line its member's beam found
+        found = next(t["score"] for t in beam if t["weighting"] == wi)
+        assert all(t["score"] >= found for t in chain)
     assert {t["from_round"] for t in polish} <= set(stages.polish_rounds("france"))
-    passes = [t.get("perturbation", 0) for t in polish]
-    assert passes == sorted(passes) and set(passes) == {0, 1, 2}  # unless every one skipped
     assert all(t["from_round"] in stages.PERTURBED_ROUNDS for t in polish
                if t.get("perturbation"))
     assert r.score[0] >= beam[0]["score"] and r.score[0] == max(t["score"] for t in r.trace)
-    assert stages.search_shape("france", 4) == (1, 1)
+    assert stages.search_shape("france", 4) == (2, 2)
     assert stages.search_shape("france", 3) == (1, 0)
     narrow = beam_search("france", width=3, seed=1)
     assert [t["stage"] for t in narrow.trace] == ["group"]

@@ -110,6 +110,22 @@ def test_a_fit_shrunk_all_the_way_is_the_leaders_own_table_and_clamping_bounds_i
     assert (np.delete(low, E.W_FADE, axis=1) == 0).all()  # (a fit's fade column is 0)
 
 
+def test_frances_table_members_are_the_table_and_the_table_with_the_stock_knee():
+    """weights.table_members: the fitted table, then the same table with TABLE_TWIN_SHAPE's
+    knee and slope in every round and every other weight unchanged; none without a table."""
+    table = WF.fitted_default("france")
+    if table is None:
+        pytest.skip("France has no adopted fitted table")
+    plain, shaped = WF.table_members("france")
+    assert np.array_equal(plain, table.values)
+    t, s = (np.asarray(m).reshape(E.TABLE_ROWS, N_WEIGHTS) for m in (plain, shaped))
+    assert (s[:, [E.W_KNEE, E.W_SLOPE]] == WF.TABLE_TWIN_SHAPE["france"]).all()
+    assert (t[:, E.W_KNEE] == 0).all()  # the table itself is linear
+    assert np.array_equal(np.delete(s, [E.W_KNEE, E.W_SLOPE], axis=1),
+                          np.delete(t, [E.W_KNEE, E.W_SLOPE], axis=1))
+    assert WF.table_members("ireland") is None  # Ireland has no adopted table
+
+
 def test_a_record_names_the_table_its_beam_ran_under(monkeypatch):
     """Regression: France's `--beam 2000` record at 625c737 said "hand-set portfolio" while its
     beam ran under the fitted table."""
@@ -118,10 +134,13 @@ def test_a_record_names_the_table_its_beam_ran_under(monkeypatch):
     table = WF.fitted_default("france")
     if table is None:
         pytest.skip("France has no adopted fitted table")
-    for job, role in ((SoloJob("france", width=2000), "seeded perturbations of it"),
+    for job, role in ((SoloJob("france", width=2000), "seeded perturbations of each chain's"),
+                      # weights.table_members: the table with the stock's knee, a second beam
+                      (SoloJob("france", width=2000), "weighting 1) runs it with the stock's knee"),
                       (SoloJob("france", time_limit=60.0), "only weighting"),
                       # regression: width 100 has no polish, so no perturbed passes to claim
                       (SoloJob("france", width=100), "only weighting")):
+        assert ("knee" in job.weights_used()["role"]) == (job.width == 2000)
         used = job.weights_used()
         assert used["file"].endswith("tuned/france-by-round.json")
         assert len(used["by_round_sha256"]) == 64 and "values" not in used

@@ -18,7 +18,13 @@ from solver.fast import layout as L
 from solver.fast.engine import FastEngine
 
 from ..common import SearchResult
-from ..evaluation.weights import fitted_default, group_portfolio, group_weightings, perturbed
+from ..evaluation.weights import (
+    fitted_default,
+    group_portfolio,
+    group_weightings,
+    perturbed,
+    table_members,
+)
 from .expansion import KEEP_PER_PARENT
 from .run import run_beam, state_at_round, wide_start
 
@@ -75,14 +81,26 @@ def polish_width(width: int) -> int:
 def search_shape(variant: str, width: int, weightings: int | None = None) -> tuple[int, int]:
     """(strategy groups, lines polished) of ``beam_search`` at ``width`` with a portfolio of
     ``weightings`` (None: the default search). The default search of a variant with an
-    adopted fitted table (France) is one beam under it; otherwise the portfolio's groups.
-    Either is polished from ``POLISHED_WIDTH`` on: one line, or ``POLISH_LINES`` of the
-    groups'. A narrower search is not polished (it would cost several times as much)."""
-    if weightings is None and fitted_default(variant) is not None:
-        return 1, 1 if width >= POLISHED_WIDTH else 0
+    adopted fitted table (France) runs a beam of the whole width under each of its
+    ``weights.table_members`` from ``POLISHED_WIDTH`` on, and polishes each beam's line;
+    narrower, one beam under the table. Otherwise the portfolio's groups share the width,
+    and ``POLISH_LINES`` of their lines are polished from ``POLISHED_WIDTH`` on. A narrower
+    search is not polished (it would cost several times as much)."""
+    if whole_width_groups(variant, weightings):
+        if width < POLISHED_WIDTH:
+            return 1, 0
+        members = len(table_members(variant))
+        return members, min(members, POLISH_LINES)
     n = len(group_portfolio(variant)) if weightings is None else weightings
     groups = group_count(width, n)
     return groups, POLISH_LINES if groups > 1 else 0
+
+
+def whole_width_groups(variant: str, weightings: int | None = None) -> bool:
+    """Whether each group of ``beam_search`` (with a portfolio of ``weightings``, None: the
+    default search) is a beam of the whole width: the fitted table's members are; the
+    portfolio's strategy groups share it."""
+    return weightings is None and fitted_default(variant) is not None
 
 
 def beam_work(variant: str, width: int, weightings: int | None = None,
@@ -97,8 +115,9 @@ def beam_work(variant: str, width: int, weightings: int | None = None,
     def rounds(r: int) -> int:
         return max(0, 33 - max(r, from_round))
 
-    _, lines = search_shape(variant, width, weightings)
-    return (width * rounds(from_round)
+    groups, lines = search_shape(variant, width, weightings)
+    beams = groups if whole_width_groups(variant, weightings) else 1
+    return (beams * width * rounds(from_round)
             + lines * polish_width(width) * sum(rounds(r) for _, r in polish_plan(variant)))
 
 
@@ -140,7 +159,11 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     polishes its line as above (from ``POLISHED_WIDTH`` on). One beam under France's
     fitted table outscored the groups and the polish at width 2000 on held-out seeds at a
     fraction of their time; its polish added 9.75 on seeds 3-6 (521.00 to 530.75), about
-    what the same time buys as a wider beam (docs/experiments.md, 2026-12-06).
+    what the same time buys as a wider beam (docs/experiments.md, 2026-12-06). From
+    ``POLISHED_WIDTH`` on, a second beam of the whole width runs the table with a stock
+    shape (``weights.table_members``), and its line is polished as a second chain under it:
+    the two open on different plans (docs/experiments.md, 2026-12-07, twenty-second
+    session).
     ``portfolio`` gives the groups' weightings in order (group i: entry i mod len; a polish
     chain: its group's) instead of the default, ``weights.group_portfolio(variant)`` chosen by
     ``group_weightings``.
@@ -157,11 +180,13 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     if weights is not None:
         return run_beam(variant, width, seed, time_limit, progress, keep, weights, stop=stop,
                         start=start)
-    table = fitted_default(variant) if portfolio is None else None
-    pf = ([table.values] if table is not None else portfolio if portfolio is not None
+    members = table_members(variant) if portfolio is None else None
+    pf = (members if members is not None else portfolio if portfolio is not None
           else group_portfolio(variant))
     groups, lines = search_shape(variant, width, None if portfolio is None else len(pf))
-    chosen = (group_weightings(variant, pf, seed, groups) if portfolio is None
+    whole = whole_width_groups(variant, None if portfolio is None else len(pf))
+    chosen = (list(range(groups)) if members is not None
+              else group_weightings(variant, pf, seed, groups) if portfolio is None
               else [i % len(pf) for i in range(groups)])
     polish = polish_width(width) if lines else 0
     restarts = polish_plan(variant)
@@ -184,7 +209,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
         if found and stopped():
             complete = False
             break
-        share = width // groups + (1 if i < width % groups else 0)
+        share = width if whole else width // groups + (1 if i < width % groups else 0)
         r = run_beam(variant, share, seed, limit(i), progress, keep,
                      pf[chosen[i]], start=start,
                      label=f"group {i + 1}/{groups}" if stages > 1 else "", stop=stop)
@@ -210,8 +235,9 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                     complete = False
                     break
                 restart = polish_restart(e, chain.line, rnd, start)
-                key = (p, tuple(restart[1]))
-                if key in tried:  # the same restart again: deterministic, skip it
+                # the same restart under the same weighting again: deterministic, skip it
+                key = (chain.weighting, p, tuple(restart[1]))
+                if key in tried:
                     done += 1
                     continue
                 tried.add(key)

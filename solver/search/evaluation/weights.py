@@ -258,7 +258,8 @@ def perturbed(w, sigma: float, seed) -> np.ndarray:
 #: half. Ireland's groups under 100M children scored 522.00 with it on tuning seeds 3-6 against
 #: 505.50, 513.75 against 508.25 on held-out seeds 7-10, and under 400M 538.00 against 526.75
 #: (docs/experiments.md, 2026-12-07, nineteenth session). France's stay linear: its table
-#: with the same knee lost 7.4 points a seed at width 2000 (twentieth session).
+#: with the same knee lost 7.4 points a seed at width 2000 as the only table (twentieth
+#: session); it runs beside the table instead (``TABLE_TWIN_SHAPE``).
 STOCK_SHAPE = {"ireland": (15.0, 0.5)}
 
 
@@ -361,3 +362,28 @@ def fitted_default(variant: str) -> Weights | None:
     held-out seeds (``fitting.holdout.beats_beam_search``); the beam searches then run it."""
     return _adopted(f"{variant}-by-round.json", parse_table, variant, "fitting",
                     "beats_beam_search")
+
+
+#: The stock's shape of the second beam a fixed-width search runs beside its fitted table's
+#: (``table_members``). As the only table, France's table with Ireland's knee lost 7.4 points a
+#: seed at width 2000; but it opened on the Stone Merchant plan on all eight seeds 3-10 and
+#: beat the linear table on four (+4 to +23), three of them where the table's beam opened on
+#: the Market. The better of the two: 551.75 on seeds 3-6 and 548.50 on 7-10, against 549.25
+#: and 538.00 for the table alone (docs/experiments.md, 2026-12-07, twenty-second session).
+TABLE_TWIN_SHAPE = {"france": (15.0, 0.5)}
+
+
+def table_members(variant: str) -> list[np.ndarray] | None:
+    """The weightings of a fixed-width search under ``variant``'s fitted table (None without
+    an adopted one, ``fitted_default``): the table, then, where the variant has a
+    ``TABLE_TWIN_SHAPE``, the table with that stock shape in every round."""
+    table = fitted_default(variant)
+    if table is None:
+        return None
+    members = [np.array(table.values, dtype=np.float64)]
+    shape = TABLE_TWIN_SHAPE.get(variant)
+    if shape is not None:
+        t = np.array(table.values, dtype=np.float64).reshape(TABLE_ROWS, N_WEIGHTS)
+        t[:, W_KNEE], t[:, W_SLOPE] = shape
+        members.append(t.ravel())
+    return members
