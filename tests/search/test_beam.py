@@ -165,6 +165,27 @@ def test_frances_fixed_width_beams_run_the_table_and_its_shaped_twin_then_their_
     assert_replays("france", r, seed=1)
 
 
+def test_a_chain_under_another_weighting_is_not_skipped_where_the_first_chain_restarted(
+        monkeypatch):
+    """Regression: the polish skipped a restart whose prefix any chain had tried, so a second
+    chain under another weighting lost every restart it shared with the first. From a start
+    at round 25 both of France's chains (the table and the table with the knee) restart from
+    that start for round 16 and 22; each must run them under its own weighting."""
+    monkeypatch.setattr(stages, "POLISHED_WIDTH", 4)
+    e = FastEngine("france")
+    line = beam_search("france", width=3, seed=1).line
+    start = state_at_round(e, line, 25)
+    r = beam_search("france", width=4, seed=1, start=start)
+    beams = {t["weighting"]: t["score"] for t in r.trace if t["stage"] == "group"}
+    assert sorted(beams) == [0, 1]
+    for wi in (0, 1):
+        from_start = [t for t in r.trace if t["stage"] == "polish" and t["weighting"] == wi
+                      and t["from_round"] == 16]  # round 16 is before the start: the start
+        assert [t.get("perturbation", 0) for t in from_start] == [0, 1, 2]
+    assert r.line[:len(start[1])] == start[1]
+    assert_replays("france", r, seed=1)
+
+
 def test_a_node_limit_twice_a_beams_cost_does_not_stop_it_while_it_fills():
     """Regression: the next layer's children were guessed from the whole layer's growth,
     which is wild while a beam fills, and a budget of twice the beam's cost stopped Ireland's

@@ -337,7 +337,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     chains = polish_chains(found)
     # the best line's restarts last: time an estimate left over goes to them
     plan = [(c, rnd) for c in reversed(range(len(chains))) for rnd in POLISH_ROUNDS]
-    tried: dict[tuple, int] = {}  # restart prefix -> the widest beam run from it
+    tried: dict[tuple, int] = {}  # (weighting, restart prefix) -> the widest beam run from it
     i = fills = 0
     while not stopped():
         if i < len(plan):
@@ -355,7 +355,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
         i += 1
         chain = chains[c]
         restart = polish_restart(e, chain.line, rnd, start)
-        key = tuple(restart[1])
+        key = (chain.weighting, tuple(restart[1]))  # another weighting finds another line
         width = max(1, int(SAFETY * clock.left() / clock.cost(rest, "polish")))
         if width < FILL_GAIN * tried.get(key, 0) or (i > len(plan) and width < PROBE_WIDTH):
             continue  # the same restart at about the same width would find the same line
