@@ -22,7 +22,8 @@ France's fitted table (``tuned/france-by-round.json``) plays single beams far be
 the vector it was shrunk toward, and one beam under it outscored France's whole fixed-width
 search (strategy groups and polish) at width 2000 on held-out seeds, so France's beam
 searches run it (``weights.fitted_default``): ``beam_search`` one beam of the whole width
-(and one under it with the stock's knee, ``weights.table_members``) then their polish, the timed schedule one beam as wide as the budget allows then its polish.
+(and one under it with the stock's knee, ``weights.table_members``) then their polish, the
+timed schedule one beam as wide as the budget allows then its polish.
 As the leader of the vector portfolio's groups, or with seven perturbations of it as the
 groups, it gained nothing on held-out seeds. MCTS and NRPA keep the vector portfolio.
 Ireland's fit lost to its tuned leader at every shrinkage tried (docs/experiments.md,
