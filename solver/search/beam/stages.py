@@ -184,8 +184,8 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     pf = (members if members is not None else portfolio if portfolio is not None
           else group_portfolio(variant))
     groups, lines = search_shape(variant, width, None if portfolio is None else len(pf))
-    whole = whole_width_groups(variant, None if portfolio is None else len(pf))
-    chosen = (list(range(groups)) if members is not None
+    whole = members is not None  # the table's members each run the whole width
+    chosen = (list(range(groups)) if whole
               else group_weightings(variant, pf, seed, groups) if portfolio is None
               else [i % len(pf) for i in range(groups)])
     polish = polish_width(width) if lines else 0
