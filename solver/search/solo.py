@@ -33,9 +33,13 @@ from .evaluation.weights import (
     LEADS_PORTFOLIO,
     TABLE_TWIN_SHAPE,
     default_portfolio,
+    default_portfolio_names,
     fitted_default,
+    group_portfolio_names,
     has_linear_twin,
     portfolio_with,
+    portfolio_with_names,
+    table_member_names,
     to_named,
     tuned_default,
     with_stock_shape,
@@ -93,7 +97,27 @@ class SoloJob:
 
     def weights_used(self) -> dict:
         """What the record says about the evaluation's weights: the file and its values, or
-        the package's tuned defaults, or the hand-set portfolio."""
+        the package's tuned defaults, or the hand-set portfolio; for a beam search also
+        ``stage_weightings``, what each ``weighting`` index of its stages names."""
+        names = self.stage_weightings()
+        return self._weights_described() | ({} if names is None
+                                            else {"stage_weightings": names})
+
+    def stage_weightings(self) -> list[str] | None:
+        """The names of the weightings the beam search's stages index (their ``weighting``),
+        in order: the portfolio it ran. None for MCTS and NRPA, whose stages name none."""
+        if self.algorithm != "beam":
+            return None
+        if self.weights is not None:
+            return portfolio_with_names(f"--weights {self.weights.path}")
+        table = table_member_names(self.variant)
+        if self.width is not None:
+            return table if table is not None else group_portfolio_names(self.variant)
+        if single_weighting(self.variant) is not None:  # the timed single beam's one
+            return (table or default_portfolio_names(self.variant))[:1]
+        return default_portfolio_names(self.variant)
+
+    def _weights_described(self) -> dict:
         if self.weights is not None:
             return self.weights.describe() | {"role": LEADS_PORTFOLIO}
         only = "the beam's only weighting"

@@ -312,6 +312,47 @@ def has_linear_twin(variant: str) -> bool:
     return variant in STOCK_SHAPE and _unshaped_portfolio(variant)[0][W_KNEE] == 0
 
 
+def hand_set_name(i: int) -> str:
+    """How a record names hand-set weighting ``i``."""
+    return f"hand-set evaluation.PORTFOLIO[{i}]"
+
+
+def shape_text(shape: tuple[float, float]) -> str:
+    """A stock shape (knee, slope) in words."""
+    return f"the stock's knee {shape[0]:g} and slope {shape[1]:g}"
+
+
+def portfolio_with_names(leader: str) -> list[str]:
+    """The names of ``portfolio_with``'s entries in order, the first named ``leader``."""
+    return [leader] + [hand_set_name(i) for i in range(len(PORTFOLIO))]
+
+
+def _unshaped_names(variant: str) -> list[str]:
+    w = tuned_default(variant)
+    if w is not None:
+        return portfolio_with_names(f"tuned default ({w.path})")
+    return [hand_set_name(i) for i in hand_set_order(variant)]
+
+
+def default_portfolio_names(variant: str) -> list[str]:
+    """The names of ``default_portfolio(variant)``'s entries in order, with the stock shape
+    each was given: a record's stages name their weighting by its index in this list."""
+    shape = STOCK_SHAPE.get(variant)
+    names = _unshaped_names(variant)
+    if shape is None:
+        return names
+    return [n + ("" if w[W_KNEE] > 0 else f", with {shape_text(shape)}")
+            for n, w in zip(names, _unshaped_portfolio(variant))]
+
+
+def group_portfolio_names(variant: str) -> list[str]:
+    """The names of ``group_portfolio(variant)``'s entries in order."""
+    names = default_portfolio_names(variant)
+    if not has_linear_twin(variant):
+        return names
+    return [names[0], _unshaped_names(variant)[0] + ", without a stock shape"] + names[1:]
+
+
 # ===== weightings by round (fit.py) ==============================================================
 
 TABLE_FORMAT = 2
@@ -387,3 +428,14 @@ def table_members(variant: str) -> list[np.ndarray] | None:
         t[:, W_KNEE], t[:, W_SLOPE] = shape
         members.append(t.ravel())
     return members
+
+
+def table_member_names(variant: str) -> list[str] | None:
+    """The names of ``table_members(variant)``'s entries in order (None without a table)."""
+    table = fitted_default(variant)
+    if table is None:
+        return None
+    shape = TABLE_TWIN_SHAPE.get(variant)
+    name = f"fitted table by round ({table.path})"
+    return [name] + ([] if shape is None else [f"{name}, with {shape_text(shape)} in every "
+                                               "round"])
