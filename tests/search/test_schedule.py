@@ -67,17 +67,42 @@ def test_the_default_schedule_is_one_beam_as_wide_as_its_scout_measures():
 
 
 def test_each_polish_chain_runs_under_the_weighting_whose_beam_found_its_line():
-    """Ireland's groups, seed 6 under 8M children: a group other than the leader's finds the
-    best line, so its chain (polished last) runs that group's weighting, the other chain the
-    leader's. (Seed 4 was the case until the stock's knee: now the leader's group wins it.)"""
-    r = timed_beam_search("ireland", None, seed=6, nodes=8_000_000,
-                          portfolio=default_portfolio("ireland"))
+    """France's timed schedule with a portfolio's groups (not ``SCREENED``), seed 5 under 8M
+    children: its two chains run the weightings of the two best group lines, the second's
+    first, the best's last."""
+    assert "france" not in schedule.SCREENED
+    r = timed_beam_search("france", None, seed=5, nodes=8_000_000,
+                          portfolio=default_portfolio("france"))
     games = sorted((s for s in r.trace if s["stage"] in ("probe", "group")),
                    key=lambda s: -s["score"])
     polish = [s["weighting"] for s in r.trace if s["stage"] == "polish"]
-    assert games[0]["weighting"] != 0 and games[1]["weighting"] == 0
+    assert games[0]["weighting"] != games[1]["weighting"]
     assert polish[0] == games[1]["weighting"] and polish[-1] == games[0]["weighting"]
     assert set(polish) == {games[0]["weighting"], games[1]["weighting"]}
+
+
+def test_irelands_polish_screens_every_group_line_then_restarts_the_two_best():
+    """``schedule.SCREENED`` (Ireland), seed 6 under 8M children: each group's line gets one
+    restart from round 28 under its group's weighting, the worst line first; then the two
+    best lines after that screening restart from rounds 22, 25 and 28, the second's first."""
+    assert "ireland" in schedule.SCREENED
+    r = timed_beam_search("ireland", None, seed=6, nodes=8_000_000)
+    games = [s for s in r.trace if s["stage"] in ("probe", "group")]
+    polish = [s for s in r.trace if s["stage"] == "polish"]
+    # the chains: the probe's and the groups' lines best first (all distinct here)
+    chains = sorted(games, key=lambda g: -g["score"])[:schedule.GROUPS]
+    n = len(chains)
+    assert n >= 3
+    screen, deep = polish[:n], polish[n:]
+    assert [s["from_round"] for s in screen] == [schedule.SCREEN_ROUND] * n
+    assert [s["weighting"] for s in screen] == [g["weighting"] for g in chains][::-1]
+    after = [max(g["score"], s["score"]) for g, s in zip(chains, screen[::-1])]
+    ranked = sorted(range(n), key=lambda c: -after[c])
+    best, second = chains[ranked[0]]["weighting"], chains[ranked[1]]["weighting"]
+    assert deep and deep[0]["weighting"] == second and deep[0]["from_round"] == 22
+    assert {s["weighting"] for s in deep} <= {second, best}
+    assert any(s["weighting"] == best for s in deep)
+    assert r.score[0] == max(s["score"] for s in r.trace)
 
 
 @pytest.mark.parametrize("variant, first", [("france", "beam"), ("ireland", "group")])

@@ -31,8 +31,12 @@ one width:
    distinct lines, as in ``beam_search``, at one width chosen before each restart so that
    the restarts still planned fill the rest of the time (a restart from a state already
    tried is dropped and its time goes to the others). The second line's restarts run first,
-   so that time left over by a high estimate goes to the best line's. Time still left
-   after them (the estimate was high) goes to more restarts of the best line, from
+   so that time left over by a high estimate goes to the best line's. Where ``SCREENED``
+   (Ireland), every distinct line of the groups (up to ``GROUPS``) is first restarted once
+   from ``SCREEN_ROUND``, and the ``POLISH_LINES`` best lines after that screening are
+   restarted from ``SCREENED_ROUNDS``: a chain's first restart from round 28 is its
+   cheapest and gains the most, and reorders the lines (``timed_polish_plan``). Time still
+   left after them (the estimate was high) goes to more restarts of the best line, from
    ``FILL_ROUNDS`` in turn, each sized to the time left.
 
 The cost model is measured, not assumed: a beam of width w from round r costs
@@ -83,7 +87,7 @@ from ..evaluation.features import PORTFOLIO
 from ..evaluation.weights import default_portfolio, fitted_default, group_weightings
 from .expansion import KEEP_PER_PARENT
 from .run import run_beam, wide_start
-from .stages import MAX_GROUPS, POLISH_ROUNDS, polish_chains, polish_restart
+from .stages import MAX_GROUPS, POLISH_LINES, POLISH_ROUNDS, polish_chains, polish_restart
 
 PROBE_WIDTH = 8
 GROUPS = MAX_GROUPS  # the fixed-width beam's cap on groups, one number for both
@@ -104,6 +108,16 @@ SINGLE_SHARE = 0.85
 # (2026-12-07, eighteenth session)
 SINGLE_BEAM: tuple[str, ...] = ()
 SAFETY = 0.92  # plan each stage to this share of the time it may take
+# variants whose timed polish screens every group line from SCREEN_ROUND before the best
+# lines' restarts from SCREENED_ROUNDS. In Ireland's timed runs a chain's first restart (from
+# round 28) gained 14.4 points on average for 14.6M children, up to 42, and the next three
+# 6.0, 1.7 and 1.3 (44 chains); screened, Ireland's seeds 3-6 scored 539.75 against 538.00 at
+# 400M children, held-out seeds 7 and 8 540 and 544 against 530 and 513 (docs/experiments.md,
+# 2026-12-07, twenty-third session).
+# France's timed schedule is one beam, whose line is the only one worth polishing
+SCREENED: tuple[str, ...] = ("ireland",)
+SCREEN_ROUND = 28
+SCREENED_ROUNDS = (22, 25, 28)
 FILL_ROUNDS = (28, 25, 22, 30, 26, 24, 20)  # restarts of the best line with time left over
 FILL_GAIN = 1.5  # a restart already run is run again only this much wider
 # a restart's cost per unit of width against a whole game's tail from its round, until
@@ -334,14 +348,18 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
 
     # ----- endgame polish -----------------------------------------------------------------
     e = FastEngine(variant)
-    chains = polish_chains(found)
-    # the best line's restarts last: time an estimate left over goes to them
-    plan = [(c, rnd) for c in reversed(range(len(chains))) for rnd in POLISH_ROUNDS]
+    chains = polish_chains(found, GROUPS if variant in SCREENED else POLISH_LINES)
+    plan = timed_polish_plan(variant, len(chains))
+    ranked: list[int] | None = None  # the chains best first, once the screening is done
     tried: dict[tuple, int] = {}  # (weighting, restart prefix) -> the widest beam run from it
     i = fills = 0
     while not stopped():
         if i < len(plan):
             c, rnd = plan[i]
+            if c < 0:
+                if ranked is None:
+                    ranked = sorted(range(len(chains)), key=lambda x: -chains[x].score)
+                c = ranked[-1 - c]
             rest = [r for _, r in plan[i:]]
             label = f"polish {i + 1}/{len(plan)}"
         else:  # time left over: the best line again, from the fill rounds in turn
@@ -369,6 +387,20 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     complete = complete and not (stop is not None and stop())
     return SearchResult(variant, best.score, best.line, nodes, layers,
                         time.perf_counter() - t0, complete, trace)
+
+
+def timed_polish_plan(variant: str, chains: int) -> list[tuple[int, int]]:
+    """The timed polish's restarts in order, as (chain, round) for ``chains`` chains best
+    first: chain -1 - k is the k-th best chain once the restarts before it have run. The
+    best line's restarts come last, so that time an estimate left over goes to them. In a
+    ``SCREENED`` variant every chain restarts from ``SCREEN_ROUND`` (the worst first), then
+    the ``POLISH_LINES`` best chains from ``SCREENED_ROUNDS``; otherwise the chains (the
+    ``POLISH_LINES`` best lines) restart from ``POLISH_ROUNDS``."""
+    if variant not in SCREENED:
+        return [(c, rnd) for c in reversed(range(chains)) for rnd in POLISH_ROUNDS]
+    return ([(c, SCREEN_ROUND) for c in reversed(range(chains))]
+            + [(-1 - k, rnd) for k in reversed(range(min(POLISH_LINES, chains)))
+               for rnd in SCREENED_ROUNDS])
 
 
 def single_weighting(variant: str) -> np.ndarray | None:

@@ -276,12 +276,13 @@ class Chain:
             self.line, self.score = list(r.line), r.score[0]
 
 
-def polish_chains(found: list[tuple[SearchResult, int]]) -> list[Chain]:
-    """The endgame polish's chains: the ``POLISH_LINES`` best distinct lines of ``found``,
+def polish_chains(found: list[tuple[SearchResult, int]],
+                  lines: int = POLISH_LINES) -> list[Chain]:
+    """The endgame polish's chains: the ``lines`` best distinct lines of ``found``,
     (result, the weighting that found it) pairs sorted best first."""
     chains: list[Chain] = []
     for r, wi in found:
-        if len(chains) < POLISH_LINES and all(r.line != c.line for c in chains):
+        if len(chains) < lines and all(r.line != c.line for c in chains):
             chains.append(Chain(r.score[0], list(r.line), wi))
     return chains
 
