@@ -114,7 +114,7 @@ SAFETY = 0.92  # plan each stage to this share of the time it may take
 # 6.0, 1.7 and 1.3 (44 chains); screened, Ireland's seeds 3-6 scored 539.75 against 538.00 at
 # 400M children, held-out seeds 7 and 8 540 and 544 against 530 and 513 (docs/experiments.md,
 # 2026-12-07, twenty-third session).
-# France's timed schedule is one beam, whose line is the only one worth polishing
+# France's timed schedule runs one beam (and its scout), so it has no group lines to screen
 SCREENED: tuple[str, ...] = ("ireland",)
 SCREEN_ROUND = 28
 SCREENED_ROUNDS = (22, 25, 28)
