@@ -202,7 +202,7 @@ def search(start, *, beam: int | None = None, seconds: float | None = None,
     reference engine (ApiError if it were not: that would be an engine bug)."""
     from solver.research.positions import Position
     from solver.search import beam_search, records, timed_beam_search
-    from solver.search.evaluation.weights import portfolio_with
+    from solver.search.evaluation.weights import named_with
 
     if isinstance(start, Position):
         pos = start
@@ -211,7 +211,7 @@ def search(start, *, beam: int | None = None, seconds: float | None = None,
     variant = pos.variant
     _budget(beam, seconds, nodes)
     w = _weights(weights, variant)
-    portfolio = None if w is None else portfolio_with(w.values)
+    portfolio = None if w is None else named_with(w.values, f"weights {w.path}")
     begin = None if not pos.prefix else pos.start()
     if beam is not None:
         r = beam_search(variant, int(beam), seed, start=begin, portfolio=portfolio)
@@ -233,6 +233,8 @@ def search(start, *, beam: int | None = None, seconds: float | None = None,
     record = records.make_record(command=call, variant=variant, algorithm=algorithm,
                                  params=params, seed=seed, nodes=r.nodes, seconds=r.seconds,
                                  score=r.score, line=r.line, stages=r.trace)
+    if r.weightings is not None:  # what each stage's ``weighting`` index names
+        record["weights"] = {"stage_weightings": r.weightings}
     ok, message, _ = records.verify_record(record)
     if not ok:
         raise ApiError(f"the line found does not replay on the reference engine: {message}")

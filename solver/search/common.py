@@ -14,7 +14,6 @@ from numba import njit
 
 from solver.fast import layout as L
 
-
 MAX_LINE = 2000  # canonical actions in one game (about 270 are played)
 
 
@@ -72,3 +71,6 @@ class SearchResult:
     seconds: float
     complete: bool = True
     trace: list[dict] = field(default_factory=list)
+    # the names of the portfolio whose entries the trace's ``weighting`` indexes (beam
+    # searches with a portfolio; None for the others)
+    weightings: list[str] | None = None

@@ -32,14 +32,11 @@ from .beam.stages import PERTURBED_PASSES, polish_plan, search_shape
 from .evaluation.weights import (
     LEADS_PORTFOLIO,
     TABLE_TWIN_SHAPE,
+    arrays,
     default_portfolio,
-    default_portfolio_names,
     fitted_default,
-    group_portfolio_names,
     has_linear_twin,
-    portfolio_with,
-    portfolio_with_names,
-    table_member_names,
+    named_with,
     to_named,
     tuned_default,
     with_stock_shape,
@@ -92,30 +89,18 @@ class SoloJob:
 
     @property
     def portfolio(self) -> list | None:
-        """The search's weightings with ``weights`` leading (None: the default portfolio)."""
-        return None if self.weights is None else portfolio_with(self.weights.values)
+        """The search's weightings (``weights.Weighting``s) with ``weights`` leading (None:
+        the default portfolio)."""
+        return (None if self.weights is None
+                else named_with(self.weights.values, f"--weights {self.weights.path}"))
 
-    def weights_used(self) -> dict:
+    def weights_used(self, stage_weightings: list[str] | None = None) -> dict:
         """What the record says about the evaluation's weights: the file and its values, or
-        the package's tuned defaults, or the hand-set portfolio; for a beam search also
-        ``stage_weightings``, what each ``weighting`` index of its stages names."""
-        names = self.stage_weightings()
-        return self._weights_described() | ({} if names is None
-                                            else {"stage_weightings": names})
-
-    def stage_weightings(self) -> list[str] | None:
-        """The names of the weightings the beam search's stages index (their ``weighting``),
-        in order: the portfolio it ran. None for MCTS and NRPA, whose stages name none."""
-        if self.algorithm != "beam":
-            return None
-        if self.weights is not None:
-            return portfolio_with_names(f"--weights {self.weights.path}")
-        table = table_member_names(self.variant)
-        if self.width is not None:
-            return table if table is not None else group_portfolio_names(self.variant)
-        if single_weighting(self.variant) is not None:  # the timed single beam's one
-            return (table or default_portfolio_names(self.variant))[:1]
-        return default_portfolio_names(self.variant)
+        the package's tuned defaults, or the hand-set portfolio; with ``stage_weightings``
+        (a beam search's ``SearchResult.weightings``) also what each ``weighting`` index of
+        its stages names."""
+        return self._weights_described() | ({} if stage_weightings is None
+                                            else {"stage_weightings": stage_weightings})
 
     def _weights_described(self) -> dict:
         if self.weights is not None:
@@ -297,10 +282,11 @@ def run_search(job: SoloJob, started: float, stop, quiet: bool = False):
             line = None if job.seed_line is None else list(job.seed_line.line)
             return nrpa_search(job.variant, job.nrpa, job.iterations, job.seed, seconds, line,
                                None, bar.iteration, stop=stop, start=start,
-                               priors=job.portfolio)
+                               priors=arrays(job.portfolio))
         if job.simulations is not None:
             return mcts_search(job.variant, job.simulations, job.seed, seconds, bar.update,
-                               stop=stop, portfolio=job.portfolio, width=job.playout_width)
+                               stop=stop, portfolio=arrays(job.portfolio),
+                               width=job.playout_width)
         if job.width is not None:
             return beam_search(job.variant, job.width, job.seed, seconds, bar.update,
                                stop=stop, start=start, portfolio=job.portfolio)
@@ -323,7 +309,7 @@ def write_result(job: SoloJob, result, output: records.Output, command: str,
                                  score=result.score, line=result.line,
                                  stages=getattr(result, "trace", None), commit=commit)
     record["complete"] = bool(result.complete)
-    record["weights"] = job.weights_used()
+    record["weights"] = job.weights_used(getattr(result, "weightings", None))
     if job.position is not None:
         p = job.position
         record["position"] = {"source": p.source, "prefix_actions": len(p.prefix),

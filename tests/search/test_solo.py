@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from solver.search import records
 
 
@@ -45,37 +47,74 @@ def _named_as(name: str, w, variant: str) -> bool:
             and (w[W_KNEE], w[W_SLOPE]) == shape)
 
 
-def test_a_beam_record_names_the_weighting_each_stage_index_points_to():
+def _stage_weightings_ran(monkeypatch, search) -> tuple[list[str], list[dict], list]:
+    """A beam search's ``weightings``, its stages and the vector each stage's beam ran (every
+    beam clipped to width 3, so the whole plan runs in seconds)."""
+    from solver.search.beam import run as R
+    from solver.search.beam import schedule, stages
+
+    ran = []
+
+    def spy(variant, width, seed, time_limit, progress, keep, weights, *a, **kw):
+        ran.append(weights)
+        return R.run_beam(variant, 3, seed, time_limit, progress, keep, weights, *a, **kw)
+
+    monkeypatch.setattr(stages, "run_beam", spy)
+    monkeypatch.setattr(schedule, "run_beam", spy)
+    r = search()
+    return r.weightings, r.trace, ran[-len(r.trace):]  # the warm-up's beam runs first
+
+
+def test_a_beam_record_names_the_weighting_each_stage_index_points_to(monkeypatch):
     """Regression: a record's stages gave each group and polish restart a ``weighting`` index
     without saying into which portfolio (the timed default's, the fixed-width groups' with
-    Ireland's linear twin, or France's table members), so "weighting 1" meant three things."""
+    Ireland's linear twin, or France's table members), so "weighting 1" meant three things.
+    The search names the portfolio it ran (``SearchResult.weightings``); each stage's name
+    must describe the vector its beam ran."""
+    from solver.search.beam import beam_search, timed_beam_search
+    from solver.search.beam.stages import polish_weighting
     from solver.search.evaluation import weights as WF
-    from solver.search.solo import SoloJob
 
-    ran = {  # what each search indexes, as the search code builds it
-        ("ireland", None): WF.default_portfolio("ireland"),
-        ("ireland", 2000): WF.group_portfolio("ireland"),
-        ("france", None): WF.default_portfolio("france"),
-        ("france", 2000): WF.group_portfolio("france"),
+    searches = {
+        ("ireland", "timed"): lambda: timed_beam_search("ireland", None, 1, nodes=2_000_000),
+        ("ireland", 2000): lambda: beam_search("ireland", 2000, 1),
+        ("france", "timed"): lambda: timed_beam_search("france", None, 1, nodes=2_000_000),
+        ("france", 2000): lambda: beam_search("france", 2000, 1),
     }
-    if WF.fitted_default("france") is not None:
-        ran[("france", None)] = WF.table_members("france")[:1]  # the timed single beam
-        ran[("france", 2000)] = ran[("france", 100)] = WF.table_members("france")
-    for (variant, width), pf in ran.items():
-        job = SoloJob(variant, width=width, time_limit=None if width else 60.0)
-        names = job.weights_used()["stage_weightings"]
-        assert len(names) == len(pf), (variant, width)
-        for name, w in zip(names, pf):
-            assert _named_as(name, w, variant), (variant, width, name)
+    for (variant, how), search in searches.items():
+        names, trace, ran = _stage_weightings_ran(monkeypatch, search)
+        plain = {}  # weighting index -> the unperturbed vector it ran
+        for stage, w in zip(trace, ran):
+            name = names[stage["weighting"]]
+            p = stage.get("perturbation", 0)
+            if p:  # a seeded perturbation of the chain's weighting
+                assert np.array_equal(w, polish_weighting(plain[stage["weighting"]], 1, p))
+            else:
+                assert _named_as(name, w, variant), (variant, how, stage, name)
+                plain[stage["weighting"]] = w
     # Ireland's fixed-width groups: the leader with the stock's knee, then without it
-    names = SoloJob("ireland", width=2000).weights_used()["stage_weightings"]
+    names = _stage_weightings_ran(monkeypatch, lambda: beam_search("ireland", 2000, 0))[0]
     assert "knee 15" in names[0] and "without a stock shape" in names[1]
-    assert "without" not in " ".join(SoloJob("ireland", time_limit=60.0).stage_weightings())
-    # --weights FILE leads the hand-set weightings
+    names = _stage_weightings_ran(monkeypatch, lambda: timed_beam_search(
+        "ireland", None, 0, nodes=500_000))[0]
+    assert "without" not in " ".join(names)
+    if WF.fitted_default("france") is not None:  # France's timed single beam: the table
+        names = _stage_weightings_ran(monkeypatch, lambda: timed_beam_search(
+            "france", None, 0, nodes=500_000))[0]
+        assert len(names) == 1 and names[0].startswith("fitted table by round")
+
+
+def test_a_record_names_the_weights_file_that_led_its_stages(tmp_path):
+    """--weights FILE leads the hand-set weightings, and the record's ``stage_weightings``
+    says so."""
+    from solver.search.evaluation import weights as WF
+    from solver.search.solo import SoloJob, run_solo
+
     mine = WF.Weights("mine.json", "ireland", WF.PORTFOLIO[3] * 2)
-    names = SoloJob("ireland", width=2000, weights=mine).stage_weightings()
+    rec, _ = run_solo(SoloJob("ireland", width=2, weights=mine), out=str(tmp_path / "w.json"),
+                      command="test", quiet=True)
+    names = rec["weights"]["stage_weightings"]
     assert names[0] == "--weights mine.json"
-    assert all(_named_as(n, w, "ireland") for n, w in zip(names[1:], WF.portfolio_with(
-        mine.values)[1:]))
-    # MCTS and NRPA stages index no portfolio
-    assert "stage_weightings" not in SoloJob("ireland", simulations=4).weights_used()
+    assert all(_named_as(n, w, "ireland")
+               for n, w in zip(names[1:], WF.portfolio_with(mine.values)[1:]))
+    assert len(names) == len(WF.PORTFOLIO) + 1

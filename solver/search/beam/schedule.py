@@ -84,7 +84,14 @@ from solver.fast.engine import FastEngine
 
 from ..common import SearchResult
 from ..evaluation.features import PORTFOLIO
-from ..evaluation.weights import default_portfolio, fitted_default, group_weightings
+from ..evaluation.weights import (
+    Weighting,
+    arrays,
+    default_named,
+    group_weightings,
+    named,
+    table_named,
+)
 from .expansion import KEEP_PER_PARENT
 from .run import run_beam, wide_start
 from .stages import MAX_GROUPS, POLISH_LINES, POLISH_ROUNDS, polish_chains, polish_restart
@@ -259,7 +266,7 @@ class _Pacer:
 def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, seed: int = 0,
                       progress=None, stop=None,
                       start: tuple[np.ndarray, list[int]] | None = None,
-                      portfolio: list[np.ndarray] | None = None,
+                      portfolio: list | None = None,
                       nodes: int | None = None) -> SearchResult:
     """Beam search whose stages fit in ``seconds``, or with ``nodes`` in that many children
     generated (then ``seconds`` is None, or a deadline that only stops it); returns the best
@@ -274,12 +281,14 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
     position: the probe and the groups start there, no polish restart starts before it.
     ``portfolio``: the weightings (the groups: ``group_weightings``; the probe: entry 0; a
     polish chain: the weighting that found its line; default
-    ``weights.default_portfolio(variant)``). Under a node budget ``progress`` gets a fourth
-    argument: the children generated so far.
+    ``weights.default_named(variant)``; vectors or ``weights.Weighting``s, named in the
+    result's ``weightings``). Under a node budget ``progress`` gets a fourth argument: the
+    children generated so far.
     """
     one = single_weighting(variant) if portfolio is None else None
     single = one is not None  # one wide beam, then the polish
-    pf = [one] if single else default_portfolio(variant) if portfolio is None else portfolio
+    ran = [one] if single else default_named(variant) if portfolio is None else named(portfolio)
+    pf = arrays(ran)
     if nodes is not None:
         if nodes <= 0:
             raise ValueError("the node budget must be positive")
@@ -386,7 +395,7 @@ def timed_beam_search(variant: str = "ireland", seconds: float | None = 60.0, se
             best = r
     complete = complete and not (stop is not None and stop())
     return SearchResult(variant, best.score, best.line, nodes, layers,
-                        time.perf_counter() - t0, complete, trace)
+                        time.perf_counter() - t0, complete, trace, [w.name for w in ran])
 
 
 def timed_polish_plan(variant: str, chains: int) -> list[tuple[int, int]]:
@@ -403,14 +412,14 @@ def timed_polish_plan(variant: str, chains: int) -> list[tuple[int, int]]:
                for rnd in SCREENED_ROUNDS])
 
 
-def single_weighting(variant: str) -> np.ndarray | None:
+def single_weighting(variant: str) -> Weighting | None:
     """The weighting of the default schedule's single wide beam: the variant's adopted
     fitted table (France), else its portfolio's leader where ``SINGLE_BEAM`` says so,
     else None (the strategy groups)."""
-    table = fitted_default(variant)
+    table = table_named(variant)
     if table is not None:
-        return table.values
-    return default_portfolio(variant)[0] if variant in SINGLE_BEAM else None
+        return table[0]
+    return default_named(variant)[0] if variant in SINGLE_BEAM else None
 
 
 def _until(deadline: float, stop):

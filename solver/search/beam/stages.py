@@ -19,11 +19,15 @@ from solver.fast.engine import FastEngine
 
 from ..common import SearchResult
 from ..evaluation.weights import (
+    arrays,
     fitted_default,
+    group_named,
     group_portfolio,
     group_weightings,
+    named,
     perturbed,
     table_members,
+    table_named,
 )
 from .expansion import KEEP_PER_PARENT
 from .run import run_beam, state_at_round, wide_start
@@ -125,7 +129,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                 time_limit: float | None = None, progress=None, keep: int = KEEP_PER_PARENT,
                 weights: np.ndarray | None = None, stop=None,
                 start: tuple[np.ndarray, list[int]] | None = None,
-                portfolio: list[np.ndarray] | None = None) -> SearchResult:
+                portfolio: list | None = None) -> SearchResult:
     """Beam search of total width ``width``; returns the best complete line found.
 
     With the default evaluation the search has two stages:
@@ -165,8 +169,9 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     the two open on different plans (docs/experiments.md, 2026-12-07, twenty-second
     session).
     ``portfolio`` gives the groups' weightings in order (group i: entry i mod len; a polish
-    chain: its group's) instead of the default, ``weights.group_portfolio(variant)`` chosen by
-    ``group_weightings``.
+    chain: its group's) instead of the default, ``weights.group_named(variant)`` chosen by
+    ``group_weightings``: vectors, or ``weights.Weighting``s. The result's ``weightings``
+    names the entries its trace's ``weighting`` indexes (a bare vector by its index).
     ``stop`` (a callable) ends the search at the next layer once it returns true: the stage
     under way finishes its best state greedily and the stages after it are skipped.
     ``start`` (a packed or wide state and the line that reached it from the initial state)
@@ -180,9 +185,10 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     if weights is not None:
         return run_beam(variant, width, seed, time_limit, progress, keep, weights, stop=stop,
                         start=start)
-    members = table_members(variant) if portfolio is None else None
-    pf = (members if members is not None else portfolio if portfolio is not None
-          else group_portfolio(variant))
+    members = table_named(variant) if portfolio is None else None
+    ran = (members if members is not None else named(portfolio) if portfolio is not None
+           else group_named(variant))
+    pf = arrays(ran)
     groups, lines = search_shape(variant, width, None if portfolio is None else len(pf))
     whole = members is not None  # the table's members each run the whole width
     chosen = (list(range(groups)) if whole
@@ -257,7 +263,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
                 if r.score[0] > best.score[0]:
                     best = r
     return SearchResult(variant, best.score, best.line, nodes, layers,
-                        time.perf_counter() - t0, complete, trace)
+                        time.perf_counter() - t0, complete, trace, [w.name for w in ran])
 
 
 @dataclass

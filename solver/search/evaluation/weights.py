@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -150,9 +151,36 @@ def make_file(variant: str, w, tuning: dict | None = None) -> dict:
         {"tuning": tuning} if tuning is not None else {})
 
 
+class Weighting(NamedTuple):
+    """One weighting of a search's portfolio and the name its records give it."""
+
+    name: str
+    values: np.ndarray
+
+
+def named(portfolio) -> list[Weighting]:
+    """``portfolio`` as Weightings: entries that are already named keep their names, bare
+    vectors (a caller's own) are named by their index."""
+    return [w if isinstance(w, Weighting)
+            else Weighting(f"portfolio[{i}]", np.asarray(w, dtype=np.float64))
+            for i, w in enumerate(portfolio)]
+
+
+def arrays(portfolio) -> list[np.ndarray] | None:
+    """The vectors of ``portfolio`` (named or bare) in order; None stays None."""
+    return None if portfolio is None else [w.values for w in named(portfolio)]
+
+
+def named_with(w, leader: str) -> list[Weighting]:
+    """The search portfolio led by ``w`` (named ``leader``), the hand-set weightings after
+    it."""
+    return [Weighting(leader, np.asarray(w, dtype=np.float64))] + [
+        Weighting(hand_set_name(i), p.copy()) for i, p in enumerate(PORTFOLIO)]
+
+
 def portfolio_with(w) -> list[np.ndarray]:
-    """The search portfolio led by ``w``, the hand-set weightings after it."""
-    return [np.asarray(w, dtype=np.float64)] + [p.copy() for p in PORTFOLIO]
+    """The vectors of ``named_with(w, ...)``."""
+    return arrays(named_with(w, "given weights"))
 
 
 def _tuned_file(name: str) -> tuple[dict, str] | None:
@@ -273,43 +301,60 @@ def with_stock_shape(variant: str, w: np.ndarray) -> np.ndarray:
     return out
 
 
-def default_portfolio(variant: str) -> list[np.ndarray]:
+def default_named(variant: str) -> list[Weighting]:
     """The search's default weightings: the tuned defaults first if they earned it, then
     the hand-set portfolio (evaluation.PORTFOLIO); without tuned defaults, the hand-set
     weightings best first by ``HAND_SET_MEANS``, so the probe, the first group and the
     polish run the best-measured one (France: entry 8, 450.25, instead of entry 0, 379.62;
-    docs/experiments.md, 2026-12-04). Each has the variant's ``STOCK_SHAPE``."""
-    return [with_stock_shape(variant, p) for p in _unshaped_portfolio(variant)]
+    docs/experiments.md, 2026-12-04). Each has the variant's ``STOCK_SHAPE``, and its name
+    says so."""
+    shape = STOCK_SHAPE.get(variant)
+    return [w if shape is None or w.values[W_KNEE] > 0
+            else Weighting(f"{w.name}, with {shape_text(shape)}",
+                           with_stock_shape(variant, w.values))
+            for w in _unshaped_named(variant)]
 
 
-def _unshaped_portfolio(variant: str) -> list[np.ndarray]:
-    """``default_portfolio`` before the variant's ``STOCK_SHAPE``."""
+def default_portfolio(variant: str) -> list[np.ndarray]:
+    """The vectors of ``default_named(variant)``."""
+    return arrays(default_named(variant))
+
+
+def _unshaped_named(variant: str) -> list[Weighting]:
+    """``default_named`` before the variant's ``STOCK_SHAPE``."""
     w = tuned_default(variant)
     if w is not None:
-        return portfolio_with(w.values)
-    return [PORTFOLIO[i].copy() for i in hand_set_order(variant)]
+        return named_with(w.values, f"tuned default ({w.path})")
+    return [Weighting(hand_set_name(i), PORTFOLIO[i].copy()) for i in hand_set_order(variant)]
 
 
-def group_portfolio(variant: str) -> list[np.ndarray]:
-    """The weightings a fixed-width beam's strategy groups draw from: ``default_portfolio``,
+def group_named(variant: str) -> list[Weighting]:
+    """The weightings a fixed-width beam's strategy groups draw from: ``default_named``,
     and for a variant with a ``STOCK_SHAPE`` its leader also without it (linear), second, so
     that a group plays the plans the shape gives up (``group_weightings`` runs it as group 1
     on every seed). Ireland's shape won in the timed groups and lost at fixed width 2000,
     where every tuning seed's line had come from the linear leader's group: with the twin,
     width 2000 scored 537.00 on seeds 3-6 (531.25 shaped alone, 538.00 linear alone). The
-    timed schedule keeps ``default_portfolio``: there the twin moved the means by +3.50 and
+    timed schedule keeps ``default_named``: there the twin moved the means by +3.50 and
     +1.50 at 100M children (seeds 3-6, 7-10) and -4.75 at 400M (docs/experiments.md,
     2026-12-07, twenty-first session)."""
-    pf = default_portfolio(variant)
+    pf = default_named(variant)
     if not has_linear_twin(variant):
         return pf
-    return [pf[0], np.array(_unshaped_portfolio(variant)[0], dtype=np.float64)] + pf[1:]
+    lead = _unshaped_named(variant)[0]
+    return [pf[0], Weighting(f"{lead.name}, without a stock shape",
+                             np.array(lead.values, dtype=np.float64))] + pf[1:]
+
+
+def group_portfolio(variant: str) -> list[np.ndarray]:
+    """The vectors of ``group_named(variant)``."""
+    return arrays(group_named(variant))
 
 
 def has_linear_twin(variant: str) -> bool:
-    """Whether ``group_portfolio`` adds the leader without the stock's shape: the variant has
+    """Whether ``group_named`` adds the leader without the stock's shape: the variant has
     a ``STOCK_SHAPE`` and its leader no knee of its own."""
-    return variant in STOCK_SHAPE and _unshaped_portfolio(variant)[0][W_KNEE] == 0
+    return variant in STOCK_SHAPE and _unshaped_named(variant)[0].values[W_KNEE] == 0
 
 
 def hand_set_name(i: int) -> str:
@@ -320,37 +365,6 @@ def hand_set_name(i: int) -> str:
 def shape_text(shape: tuple[float, float]) -> str:
     """A stock shape (knee, slope) in words."""
     return f"the stock's knee {shape[0]:g} and slope {shape[1]:g}"
-
-
-def portfolio_with_names(leader: str) -> list[str]:
-    """The names of ``portfolio_with``'s entries in order, the first named ``leader``."""
-    return [leader] + [hand_set_name(i) for i in range(len(PORTFOLIO))]
-
-
-def _unshaped_names(variant: str) -> list[str]:
-    w = tuned_default(variant)
-    if w is not None:
-        return portfolio_with_names(f"tuned default ({w.path})")
-    return [hand_set_name(i) for i in hand_set_order(variant)]
-
-
-def default_portfolio_names(variant: str) -> list[str]:
-    """The names of ``default_portfolio(variant)``'s entries in order, with the stock shape
-    each was given: a record's stages name their weighting by its index in this list."""
-    shape = STOCK_SHAPE.get(variant)
-    names = _unshaped_names(variant)
-    if shape is None:
-        return names
-    return [n + ("" if w[W_KNEE] > 0 else f", with {shape_text(shape)}")
-            for n, w in zip(names, _unshaped_portfolio(variant))]
-
-
-def group_portfolio_names(variant: str) -> list[str]:
-    """The names of ``group_portfolio(variant)``'s entries in order."""
-    names = default_portfolio_names(variant)
-    if not has_linear_twin(variant):
-        return names
-    return [names[0], _unshaped_names(variant)[0] + ", without a stock shape"] + names[1:]
 
 
 # ===== weightings by round (fit.py) ==============================================================
@@ -414,28 +428,24 @@ def fitted_default(variant: str) -> Weights | None:
 TABLE_TWIN_SHAPE = {"france": (15.0, 0.5)}
 
 
-def table_members(variant: str) -> list[np.ndarray] | None:
+def table_named(variant: str) -> list[Weighting] | None:
     """The weightings of a fixed-width search under ``variant``'s fitted table (None without
     an adopted one, ``fitted_default``): the table, then, where the variant has a
     ``TABLE_TWIN_SHAPE``, the table with that stock shape in every round."""
     table = fitted_default(variant)
     if table is None:
         return None
-    members = [np.array(table.values, dtype=np.float64)]
+    name = f"fitted table by round ({table.path})"
+    members = [Weighting(name, np.array(table.values, dtype=np.float64))]
     shape = TABLE_TWIN_SHAPE.get(variant)
     if shape is not None:
         t = np.array(table.values, dtype=np.float64).reshape(TABLE_ROWS, N_WEIGHTS)
         t[:, W_KNEE], t[:, W_SLOPE] = shape
-        members.append(t.ravel())
+        members.append(Weighting(f"{name}, with {shape_text(shape)} in every round",
+                                 t.ravel()))
     return members
 
 
-def table_member_names(variant: str) -> list[str] | None:
-    """The names of ``table_members(variant)``'s entries in order (None without a table)."""
-    table = fitted_default(variant)
-    if table is None:
-        return None
-    shape = TABLE_TWIN_SHAPE.get(variant)
-    name = f"fitted table by round ({table.path})"
-    return [name] + ([] if shape is None else [f"{name}, with {shape_text(shape)} in every "
-                                               "round"])
+def table_members(variant: str) -> list[np.ndarray] | None:
+    """The vectors of ``table_named(variant)`` (None without a table)."""
+    return arrays(table_named(variant))
