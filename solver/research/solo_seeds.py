@@ -78,7 +78,7 @@ def seed_job(p: dict) -> dict:
     return {"seed": p["seed"], "score": score, "line": [int(a) for a in r.line],
             "nodes": int(r.nodes), "seconds": round(float(r.seconds), 2),
             "complete": bool(r.complete), "verified": ok, "message": message,
-            "stages": trace}
+            "stages": trace, "weightings": r.weightings}
 
 
 SEED_TASK = Task(seed_job, warm_search)  # what the workers run
@@ -140,7 +140,8 @@ def write(job: SoloJob, seeds: list[int], results: dict[str, dict], out: records
     sc = best["score"]
     result = SimpleNamespace(score=(sc["total"], sc["goods"], sc["economic"], sc["dwelling"]),
                              line=best["line"], nodes=best["nodes"], seconds=best["seconds"],
-                             complete=best["complete"], trace=best["stages"])
+                             complete=best["complete"], trace=best["stages"],
+                             weightings=best.get("weightings"))  # None in older run dirs
     return write_result(replace(job, seed=best["seed"]), result, out, command, interrupted,
                         {"seed_sweep": sweep})
 

@@ -309,7 +309,7 @@ def write_result(job: SoloJob, result, output: records.Output, command: str,
                                  score=result.score, line=result.line,
                                  stages=getattr(result, "trace", None), commit=commit)
     record["complete"] = bool(result.complete)
-    record["weights"] = job.weights_used(getattr(result, "weightings", None))
+    record["weights"] = job.weights_used(result.weightings)
     if job.position is not None:
         p = job.position
         record["position"] = {"source": p.source, "prefix_actions": len(p.prefix),

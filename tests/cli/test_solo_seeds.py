@@ -38,6 +38,21 @@ def test_seeds_keep_the_best_line_and_report_the_spread(tmp_path):
     assert json.loads((tmp_path / "one.json").read_text())["line"] == rec["line"]
 
 
+
+def test_regression_a_seed_sweeps_record_names_its_stage_weightings(tmp_path):
+    """Regression: once the search named its own portfolio (``SearchResult.weightings``), the
+    seed sweep's record, built from the workers' results, lost ``stage_weightings``."""
+    out = tmp_path / "s.json"
+    res = CliRunner().invoke(main, ARGS[:-4] + ["--seeds", "0,1", "--jobs", "1", "--out",
+                                                str(out)])
+    assert res.exit_code == 0, res.output
+    rec = json.loads(out.read_text())
+    one = CliRunner().invoke(main, ["solo", "--variant", "ireland", "--beam", "2", "--seed",
+                                    str(rec["seed"]), "--out", str(tmp_path / "one.json")])
+    assert one.exit_code == 0, one.output
+    names = json.loads((tmp_path / "one.json").read_text())["weights"]["stage_weightings"]
+    assert names and rec["weights"]["stage_weightings"] == names
+
 def test_an_interrupted_seed_sweep_keeps_what_finished_and_resumes(tmp_path, monkeypatch):
     out = tmp_path / "s.json"
     run = J.LocalBackend.run

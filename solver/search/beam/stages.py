@@ -232,7 +232,7 @@ def beam_search(variant: str = "ireland", width: int = 2000, seed: int = 0,
     if polish and not stopped():
         e = FastEngine(variant)
         done = groups
-        chains = polish_chains(found)[:lines]
+        chains = polish_chains(found, lines)
         tried = set()
         for chain in chains:
             # each restart polishes the best line of this chain so far
